@@ -1,0 +1,10 @@
+# Every external dependency of tryon, found through find_package (Debian packages).
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+find_package(assimp REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(CLI11 REQUIRED)
+if(TRYON_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()

@@ -1,0 +1,31 @@
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/trimesh.hpp"
+
+namespace tryon {
+
+/// Reads every mesh of a file through Assimp (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA, ...),
+/// with node transforms applied and polygons triangulated, merged into one TriMesh.
+/// Vertices are not welded (Assimp may split them at UV seams): see weld_vertices.
+/// Throws InputError for a missing, unreadable or empty file.
+TriMesh read_mesh(const std::filesystem::path& path);
+
+/// Optional extras written with an OBJ.
+struct ObjExtras {
+  Segments lines;                      ///< |L|×2 vertex pairs written as "l a b" elements
+  std::vector<std::string> groups;     ///< group name per triangle group (see group_of)
+  std::vector<int> group_of;           ///< |F| group index per triangle, or empty
+  std::string comment;                 ///< written at the top as "# ..." lines
+};
+
+/// Formats a mesh as Wavefront OBJ text (v, vt when UV is set, f, l).
+std::string format_obj(const TriMesh& mesh, const ObjExtras& extras = {});
+
+/// Writes an OBJ whole or not at all (temporary file, then rename).
+void write_obj(const std::filesystem::path& path, const TriMesh& mesh,
+               const ObjExtras& extras = {});
+
+}  // namespace tryon

@@ -1,0 +1,153 @@
+#include "core/trimesh.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "core/error.hpp"
+
+namespace tryon {
+
+Bounds3 bounds(ConstRef<Points3> V) {
+  Bounds3 b;
+  for (Eigen::Index i = 0; i < V.rows(); ++i) {
+    b.min = b.min.cwiseMin(V.row(i).transpose());
+    b.max = b.max.cwiseMax(V.row(i).transpose());
+  }
+  return b;
+}
+
+void check_mesh(const TriMesh& mesh, const std::string& what) {
+  if (!mesh.V.allFinite())
+    throw InputError(what + ": a vertex coordinate is not a finite number");
+  const int n = mesh.num_vertices();
+  for (int f = 0; f < mesh.num_triangles(); ++f)
+    for (int k = 0; k < 3; ++k)
+      if (mesh.F(f, k) < 0 || mesh.F(f, k) >= n)
+        throw InputError(what + ": face " + std::to_string(f) + " refers to vertex " +
+                         std::to_string(mesh.F(f, k)) + ", but there are only " +
+                         std::to_string(n) + " vertices");
+  if (mesh.UV.rows() != 0 && mesh.UV.rows() != n)
+    throw InputError(what + ": texture coordinates do not match the vertices");
+}
+
+int weld_vertices(TriMesh& mesh, double tolerance) {
+  const int n = mesh.num_vertices();
+  if (n == 0) return 0;
+  const double cell = tolerance > 0 ? tolerance : 1e-12;
+  // Hash grid of cell size = tolerance; compare against the 27 neighbouring cells.
+  struct KeyHash {
+    std::size_t operator()(const Eigen::Vector3i& k) const {
+      return (static_cast<std::size_t>(k.x()) * 73856093u) ^
+             (static_cast<std::size_t>(k.y()) * 19349663u) ^
+             (static_cast<std::size_t>(k.z()) * 83492791u);
+    }
+  };
+  struct KeyEq {
+    bool operator()(const Eigen::Vector3i& a, const Eigen::Vector3i& b) const { return a == b; }
+  };
+  std::unordered_map<Eigen::Vector3i, std::vector<int>, KeyHash, KeyEq> grid;
+  std::vector<int> remap(n, -1);
+  std::vector<int> kept;
+  kept.reserve(n);
+  for (int i = 0; i < n; ++i) {
+    const Vec3 p = mesh.V.row(i).transpose();
+    const Eigen::Vector3i key = (p / cell).array().floor().cast<int>();
+    int found = -1;
+    for (int dx = -1; dx <= 1 && found < 0; ++dx)
+      for (int dy = -1; dy <= 1 && found < 0; ++dy)
+        for (int dz = -1; dz <= 1 && found < 0; ++dz) {
+          auto it = grid.find(key + Eigen::Vector3i(dx, dy, dz));
+          if (it == grid.end()) continue;
+          for (int j : it->second)
+            if ((mesh.V.row(kept[j]).transpose() - p).norm() <= tolerance) {
+              found = j;
+              break;
+            }
+        }
+    if (found < 0) {
+      found = static_cast<int>(kept.size());
+      kept.push_back(i);
+      grid[key].push_back(found);
+    }
+    remap[i] = found;
+  }
+  Points3 V(kept.size(), 3);
+  Points2 UV(mesh.UV.rows() ? kept.size() : 0, 2);
+  for (std::size_t j = 0; j < kept.size(); ++j) {
+    V.row(j) = mesh.V.row(kept[j]);
+    if (UV.rows()) UV.row(j) = mesh.UV.row(kept[j]);
+  }
+  std::vector<Eigen::Vector3i> faces;
+  faces.reserve(mesh.num_triangles());
+  for (int f = 0; f < mesh.num_triangles(); ++f) {
+    Eigen::Vector3i t(remap[mesh.F(f, 0)], remap[mesh.F(f, 1)], remap[mesh.F(f, 2)]);
+    if (t[0] != t[1] && t[1] != t[2] && t[0] != t[2]) faces.push_back(t);
+  }
+  Triangles F(faces.size(), 3);
+  for (std::size_t f = 0; f < faces.size(); ++f) F.row(f) = faces[f].transpose();
+  const int removed = n - static_cast<int>(kept.size());
+  mesh.V = std::move(V);
+  mesh.F = std::move(F);
+  mesh.UV = std::move(UV);
+  return removed;
+}
+
+Segments unique_edges(ConstRef<Triangles> F) {
+  std::vector<std::pair<int, int>> e;
+  e.reserve(F.rows() * 3);
+  for (Eigen::Index f = 0; f < F.rows(); ++f)
+    for (int k = 0; k < 3; ++k) {
+      int a = F(f, k), b = F(f, (k + 1) % 3);
+      e.emplace_back(std::min(a, b), std::max(a, b));
+    }
+  std::sort(e.begin(), e.end());
+  e.erase(std::unique(e.begin(), e.end()), e.end());
+  Segments E(e.size(), 2);
+  for (std::size_t i = 0; i < e.size(); ++i) E.row(i) << e[i].first, e[i].second;
+  return E;
+}
+
+EdgeTopology edge_topology(ConstRef<Triangles> F) {
+  std::vector<std::pair<int, int>> e;
+  e.reserve(F.rows() * 3);
+  for (Eigen::Index f = 0; f < F.rows(); ++f)
+    for (int k = 0; k < 3; ++k) {
+      int a = F(f, k), b = F(f, (k + 1) % 3);
+      e.emplace_back(std::min(a, b), std::max(a, b));
+    }
+  std::sort(e.begin(), e.end());
+  EdgeTopology t;
+  for (std::size_t i = 0; i < e.size();) {
+    std::size_t j = i;
+    while (j < e.size() && e[j] == e[i]) ++j;
+    const std::size_t count = j - i;
+    ++t.edges;
+    if (count == 1) ++t.boundary_edges;
+    if (count >= 3) ++t.non_manifold_edges;
+    i = j;
+  }
+  return t;
+}
+
+Points3 triangle_normals(ConstRef<Points3> V, ConstRef<Triangles> F) {
+  Points3 N(F.rows(), 3);
+  for (Eigen::Index f = 0; f < F.rows(); ++f) {
+    const Vec3 a = V.row(F(f, 0)), b = V.row(F(f, 1)), c = V.row(F(f, 2));
+    Vec3 n = (b - a).cross(c - a);
+    const double len = n.norm();
+    N.row(f) = len > 0 ? Vec3(n / len) : Vec3::Zero();
+  }
+  return N;
+}
+
+double surface_area(ConstRef<Points3> V, ConstRef<Triangles> F) {
+  double area = 0;
+  for (Eigen::Index f = 0; f < F.rows(); ++f) {
+    const Vec3 a = V.row(F(f, 0)), b = V.row(F(f, 1)), c = V.row(F(f, 2));
+    area += 0.5 * (b - a).cross(c - a).norm();
+  }
+  return area;
+}
+
+}  // namespace tryon

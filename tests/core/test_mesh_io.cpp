@@ -1,0 +1,81 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "core/mesh_io.hpp"
+#include "test_data.hpp"
+
+using namespace tryon;
+using tryon::test::shared_data_path;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path temp_dir() {
+  fs::path d = fs::temp_directory_path() / ("tryon_test_io_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+}  // namespace
+
+TEST(MeshIO, ObjRoundTripThroughAssimp) {
+  TriMesh m;
+  m.V.resize(4, 3);
+  m.V << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1;
+  m.F.resize(4, 3);
+  m.F << 0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3;
+  m.UV.resize(4, 2);
+  m.UV << 0, 0, 1, 0, 0, 1, 0.5, 0.5;
+  const fs::path p = temp_dir() / "tet.obj";
+  ObjExtras extras;
+  extras.lines.resize(1, 2);
+  extras.lines << 0, 3;
+  write_obj(p, m, extras);
+  const TriMesh r = read_mesh(p);
+  TriMesh welded = r;
+  weld_vertices(welded, 1e-9);
+  EXPECT_EQ(welded.num_vertices(), 4);
+  EXPECT_EQ(welded.num_triangles(), 4);
+  EXPECT_NEAR(surface_area(welded.V, welded.F), surface_area(m.V, m.F), 1e-9);
+  const std::string text = read_text_file(p, "obj");
+  EXPECT_NE(text.find("\nl 1 4\n"), std::string::npos);
+  EXPECT_NE(text.find("\nvt 0.5 0.5\n"), std::string::npos);
+}
+
+TEST(MeshIO, MissingFileDirectoryAndGarbageAreInputErrors) {
+  const fs::path d = temp_dir();
+  EXPECT_THROW(read_mesh(d / "does_not_exist.obj"), InputError);
+  EXPECT_THROW(read_mesh(d), InputError);
+  const fs::path empty = d / "empty.obj";
+  std::ofstream(empty).close();
+  EXPECT_THROW(read_mesh(empty), InputError);
+  const fs::path garbage = d / "garbage.ply";
+  std::ofstream(garbage, std::ios::binary) << std::string("\x01\x02\x03 not a mesh \xff\xfe", 20);
+  EXPECT_THROW(read_mesh(garbage), InputError);
+  const fs::path points = d / "points.obj";
+  std::ofstream(points) << "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+  EXPECT_THROW(read_mesh(points), InputError);
+  const fs::path badindex = d / "badindex.obj";
+  std::ofstream(badindex) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n";
+  EXPECT_THROW(read_mesh(badindex), InputError);
+}
+
+TEST(MeshIO, AtomicWriteLeavesNoTemporaryFile) {
+  const fs::path d = temp_dir() / "atomic";
+  fs::create_directories(d);
+  write_file_atomic(d / "a.txt", "hello");
+  EXPECT_EQ(read_text_file(d / "a.txt", "text"), "hello");
+  int files = 0;
+  for (auto& e : fs::directory_iterator(d)) (void)e, ++files;
+  EXPECT_EQ(files, 1);
+  EXPECT_THROW(write_file_atomic(d / "missing_dir" / "b.txt", "x"), std::runtime_error);
+}
+
+TEST(MeshIO, ReadsEveryFormatOfTheCesiumMan) {
+  TRYON_REQUIRE_SHARED("avatars/rigged_cesiumman/CesiumMan.glb");
+  const TriMesh glb = read_mesh(shared_data_path("avatars/rigged_cesiumman/CesiumMan.glb"));
+  const TriMesh dae = read_mesh(shared_data_path("avatars/rigged_cesiumman/CesiumMan.dae"));
+  EXPECT_GT(glb.num_triangles(), 1000);
+  EXPECT_EQ(glb.num_triangles(), dae.num_triangles());
+}
