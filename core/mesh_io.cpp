@@ -4,16 +4,32 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <cctype>
 #include <cstdio>
 #include <functional>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/obj_reader.hpp"
 
 namespace tryon {
 
+namespace {
+bool is_obj(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return ext == ".obj";
+}
+}  // namespace
+
 TriMesh read_mesh(const std::filesystem::path& path) {
   require_readable_file(path, "mesh");
+  if (is_obj(path)) {
+    TriMesh m = parse_obj(read_text_file(path, "mesh", std::size_t{2} << 30), path.string());
+    if (m.num_triangles() == 0)
+      throw InputError("mesh '" + path.string() + "' has no triangles (points or lines only, or empty)");
+    return m;
+  }
   Assimp::Importer importer;
   // Keep Assimp's own vertex order (no JoinIdenticalVertices: welding is ours, with a tolerance).
   const aiScene* scene = importer.ReadFile(

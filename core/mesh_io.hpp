@@ -7,9 +7,11 @@
 
 namespace tryon {
 
-/// Reads every mesh of a file through Assimp (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA, ...),
-/// with node transforms applied and polygons triangulated, merged into one TriMesh.
-/// Vertices are not welded (Assimp may split them at UV seams): see weld_vertices.
+/// Reads every mesh of a file, merged into one TriMesh with node transforms applied and
+/// polygons triangulated. OBJ is parsed by parse_obj (double precision, the file's own
+/// vertex indexing); every other format (PLY, STL, glTF/GLB, FBX, COLLADA, ...) goes through
+/// Assimp, which reads single precision and may split vertices per corner or at UV seams:
+/// see weld_vertices.
 /// Throws InputError for a missing, unreadable or empty file.
 TriMesh read_mesh(const std::filesystem::path& path);
 

@@ -1,6 +1,8 @@
 #include "core/trimesh.hpp"
 
 #include <algorithm>
+#include <array>
+#include <tuple>
 #include <cmath>
 #include <unordered_map>
 
@@ -34,43 +36,61 @@ void check_mesh(const TriMesh& mesh, const std::string& what) {
 int weld_vertices(TriMesh& mesh, double tolerance) {
   const int n = mesh.num_vertices();
   if (n == 0) return 0;
-  const double cell = tolerance > 0 ? tolerance : 1e-12;
-  // Hash grid of cell size = tolerance; compare against the 27 neighbouring cells.
-  struct KeyHash {
-    std::size_t operator()(const Eigen::Vector3i& k) const {
-      return (static_cast<std::size_t>(k.x()) * 73856093u) ^
-             (static_cast<std::size_t>(k.y()) * 19349663u) ^
-             (static_cast<std::size_t>(k.z()) * 83492791u);
-    }
-  };
-  struct KeyEq {
-    bool operator()(const Eigen::Vector3i& a, const Eigen::Vector3i& b) const { return a == b; }
-  };
-  std::unordered_map<Eigen::Vector3i, std::vector<int>, KeyHash, KeyEq> grid;
   std::vector<int> remap(n, -1);
   std::vector<int> kept;
   kept.reserve(n);
-  for (int i = 0; i < n; ++i) {
-    const Vec3 p = mesh.V.row(i).transpose();
-    const Eigen::Vector3i key = (p / cell).array().floor().cast<int>();
-    int found = -1;
-    for (int dx = -1; dx <= 1 && found < 0; ++dx)
-      for (int dy = -1; dy <= 1 && found < 0; ++dy)
-        for (int dz = -1; dz <= 1 && found < 0; ++dz) {
-          auto it = grid.find(key + Eigen::Vector3i(dx, dy, dz));
-          if (it == grid.end()) continue;
-          for (int j : it->second)
-            if ((mesh.V.row(kept[j]).transpose() - p).norm() <= tolerance) {
-              found = j;
-              break;
-            }
-        }
-    if (found < 0) {
-      found = static_cast<int>(kept.size());
-      kept.push_back(i);
-      grid[key].push_back(found);
+  if (!(tolerance > 0)) {
+    // Exact duplicates only: a stable sort by coordinates puts each run of equal points in
+    // input order, so every point's representative (the run's first) precedes it.
+    std::vector<int> order(n);
+    for (int i = 0; i < n; ++i) order[i] = i;
+    auto key = [&](int i) { return std::tuple(mesh.V(i, 0), mesh.V(i, 1), mesh.V(i, 2)); };
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
+    std::vector<int> first(n);
+    for (int k = 0; k < n; ++k)
+      first[order[k]] = (k > 0 && key(order[k]) == key(order[k - 1])) ? first[order[k - 1]] : order[k];
+    for (int i = 0; i < n; ++i) {
+      if (first[i] == i) {
+        remap[i] = static_cast<int>(kept.size());
+        kept.push_back(i);
+      } else {
+        remap[i] = remap[first[i]];
+      }
     }
-    remap[i] = found;
+  } else {
+    // Hash grid of cell size = tolerance; compare against the 27 neighbouring cells.
+    using Key = std::array<long long, 3>;
+    struct KeyHash {
+      std::size_t operator()(const Key& k) const {
+        return static_cast<std::size_t>(k[0] * 73856093LL) ^ static_cast<std::size_t>(k[1] * 19349663LL) ^
+               static_cast<std::size_t>(k[2] * 83492791LL);
+      }
+    };
+    std::unordered_map<Key, std::vector<int>, KeyHash> grid;
+    for (int i = 0; i < n; ++i) {
+      const Vec3 p = mesh.V.row(i).transpose();
+      const Key key{static_cast<long long>(std::floor(p.x() / tolerance)),
+                    static_cast<long long>(std::floor(p.y() / tolerance)),
+                    static_cast<long long>(std::floor(p.z() / tolerance))};
+      int found = -1;
+      for (int dx = -1; dx <= 1 && found < 0; ++dx)
+        for (int dy = -1; dy <= 1 && found < 0; ++dy)
+          for (int dz = -1; dz <= 1 && found < 0; ++dz) {
+            auto it = grid.find(Key{key[0] + dx, key[1] + dy, key[2] + dz});
+            if (it == grid.end()) continue;
+            for (int j : it->second)
+              if ((mesh.V.row(kept[j]).transpose() - p).norm() <= tolerance) {
+                found = j;
+                break;
+              }
+          }
+      if (found < 0) {
+        found = static_cast<int>(kept.size());
+        kept.push_back(i);
+        grid[key].push_back(found);
+      }
+      remap[i] = found;
+    }
   }
   Points3 V(kept.size(), 3);
   Points2 UV(mesh.UV.rows() ? kept.size() : 0, 2);

@@ -28,8 +28,9 @@ Bounds3 bounds(ConstRef<Points3> V);
 /// Throws InputError naming `what` if an index is out of range or a position is not finite.
 void check_mesh(const TriMesh& mesh, const std::string& what);
 
-/// Welds vertices closer than `tolerance` (metres or the mesh's unit), drops triangles that
-/// become degenerate (two equal indices). Returns the number of vertices removed.
+/// Welds vertices closer than `tolerance` (in the mesh's unit; 0 = bit-identical positions
+/// only), drops triangles that become degenerate (two equal indices). Returns the number of
+/// vertices removed. Distinct vertices that merely lie close are merged only with tolerance > 0.
 int weld_vertices(TriMesh& mesh, double tolerance);
 
 /// Edge statistics of a triangle mesh.

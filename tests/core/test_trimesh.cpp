@@ -40,6 +40,19 @@ TEST(TriMesh, WeldKeepsVerticesFartherThanTolerance) {
   EXPECT_EQ(m.num_vertices(), 16);
 }
 
+TEST(TriMesh, ExactWeldMergesOnlyIdenticalPositions) {
+  TriMesh m = split_cube();
+  EXPECT_EQ(weld_vertices(m, 0.0), 0);  // near-duplicates stay apart
+  m = split_cube();
+  m.V.bottomRows(8) = m.V.topRows(8);
+  // Reverse the vertex order so that duplicates come before their twins.
+  m.V = m.V.colwise().reverse().eval();
+  m.F = (15 - m.F.array()).matrix();
+  EXPECT_EQ(weld_vertices(m, 0.0), 8);
+  EXPECT_EQ(edge_topology(m.F).boundary_edges, 0);
+  EXPECT_NEAR(surface_area(m.V, m.F), 6.0, 1e-12);
+}
+
 TEST(TriMesh, NonManifoldEdgeCounted) {
   Triangles F(3, 3);
   F << 0, 1, 2, 1, 0, 3, 0, 1, 4;

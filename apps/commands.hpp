@@ -1,0 +1,14 @@
+#pragma once
+// The tryon command line: each subcommand registers its options and returns an exit code.
+// Exit codes (DESIGN.md): 0 success, 1 finished but not clean, 2 bad input or usage.
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace tryon::apps {
+
+constexpr int kExitOk = 0, kExitNotClean = 1, kExitBadInput = 2, kExitInternal = 3;
+
+/// Adds `inspect` to the app; `run` is set to the command's entry point when it is chosen.
+void add_inspect_command(CLI::App& app, std::function<int()>& run);
+
+}  // namespace tryon::apps

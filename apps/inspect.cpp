@@ -1,0 +1,198 @@
+// `tryon inspect PATTERN [--avatar BODY] [-o placed.obj] [--json] [--resolution-cm X]`:
+// loads, validates, triangulates and places a pattern; prints a summary or one JSON document.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "apps/commands.hpp"
+#include "apps/options.hpp"
+#include "apps/render.hpp"
+#include "avatars/avatar.hpp"
+#include "core/error.hpp"
+#include "core/logger.hpp"
+#include "core/mesh_io.hpp"
+#include "garments/garment_builder.hpp"
+#include "garments/garmentcode_reader.hpp"
+#include "garments/validate.hpp"
+
+namespace tryon::apps {
+namespace {
+
+struct InspectOptions {
+  std::string pattern, avatar, output, preview;
+  bool json = false;
+  double resolution_cm = 1.0;
+  std::string up = "y";
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int run_inspect(const InspectOptions& o) {
+  using json = nlohmann::json;
+  const auto t0 = std::chrono::steady_clock::now();
+  json doc = {{"pattern", o.pattern}, {"warnings", json::array()}, {"errors", json::array()}};
+  auto fail = [&](const std::string& message) {
+    if (!o.json) throw InputError(message);
+    doc["errors"].push_back(message);
+    std::cout << doc.dump(2) << "\n";
+    logger().error("{}", message);
+    return kExitBadInput;
+  };
+
+  garments::Pattern pattern;
+  try {
+    pattern = garments::read_garmentcode(o.pattern);
+  } catch (const InputError& e) {
+    return fail(e.what());
+  }
+  const garments::Diagnostics diag = garments::validate_pattern(pattern);
+  if (!diag.ok()) {
+    for (const auto& w : diag.warnings) doc["warnings"].push_back(w);
+    for (const auto& e : diag.errors) doc["errors"].push_back(e);
+    std::string msg = "pattern '" + o.pattern + "' cannot be sewn:";
+    for (const auto& e : diag.errors) msg += "\n  - " + e;
+    if (!o.json) throw InputError(msg);
+    std::cout << doc.dump(2) << "\n";
+    logger().error("{}", msg);
+    return kExitBadInput;
+  }
+
+  garments::BuildOptions bopt;
+  bopt.resolution_m = o.resolution_cm / 100.0;
+  std::optional<avatars::Avatar> body;
+  if (!o.avatar.empty()) {
+    avatars::AvatarOptions aopt;
+    aopt.up = parse_up_axis(o.up);
+    try {
+      body = avatars::load_avatar(o.avatar, aopt);
+    } catch (const InputError& e) {
+      return fail(e.what());
+    }
+    bopt.body_height_m = body->height_m;
+  }
+  garments::GarmentBuild build;
+  try {
+    build = garments::build_garment(pattern, bopt);
+  } catch (const InputError& e) {
+    return fail(e.what());
+  }
+  const double elapsed = seconds_since(t0);
+  for (const auto& w : build.warnings) {
+    doc["warnings"].push_back(w);
+    logger().warn("{}", w);
+  }
+
+  const garments::GarmentMesh& m = build.mesh;
+  doc["panels"] = static_cast<int>(pattern.panels.size());
+  doc["stitches"] = static_cast<int>(pattern.stitches.size());
+  doc["vertices"] = m.num_vertices();
+  doc["triangles"] = m.num_triangles();
+  doc["seam_pairs"] = static_cast<int>(m.seam_pairs.rows());
+  doc["min_angle_deg"] = build.min_angle_deg;
+  doc["resolution_cm"] = o.resolution_cm;
+  doc["format"] = pattern.legacy_format ? "garment-pattern-generator-2021" : "garmentcode";
+  doc["offset_m"] = {build.offset.x(), build.offset.y(), build.offset.z()};
+  doc["time_s"] = elapsed;
+  json panels = json::array();
+  for (std::size_t p = 0; p < build.panels.size(); ++p) {
+    const auto& s = build.panels[p];
+    json edges = json::array();
+    for (const auto& e : pattern.panels[p].edges) {
+      json je = {{"type", garments::to_string(e.kind)},
+                 {"length_cm", garments::edge_length(pattern.panels[p], e) * 100}};
+      if (!e.label.empty()) je["label"] = e.label;
+      edges.push_back(je);
+    }
+    panels.push_back({{"name", s.name}, {"vertices", s.vertices}, {"triangles", s.triangles},
+                      {"area_m2", s.area_m2}, {"mesh_area_m2", s.mesh_area_m2},
+                      {"min_angle_deg", s.min_angle_deg}, {"edges", edges}});
+  }
+  doc["panel_details"] = panels;
+  json labels = json::object();
+  for (const auto& [label, verts] : m.labelled_vertices) labels[label] = static_cast<int>(verts.size());
+  doc["labelled_vertices"] = labels;
+  if (body) {
+    doc["avatar"] = {{"file", o.avatar},
+                     {"height_m", body->height_m},
+                     {"unit", body->unit},
+                     {"vertices", body->mesh.num_vertices()},
+                     {"triangles", body->mesh.num_triangles()},
+                     {"bbox_min", {body->bounds.min.x(), body->bounds.min.y(), body->bounds.min.z()}},
+                     {"bbox_max", {body->bounds.max.x(), body->bounds.max.y(), body->bounds.max.z()}},
+                     {"boundary_edges", body->topology.boundary_edges},
+                     {"non_manifold_edges", body->topology.non_manifold_edges}};
+    for (const auto& w : body->warnings) doc["warnings"].push_back(w);
+  }
+
+  if (!o.output.empty()) {
+    TriMesh placed;
+    placed.V = m.V;
+    placed.F = m.F;
+    placed.UV = m.rest;
+    ObjExtras extras;
+    extras.lines = m.seam_pairs;
+    extras.groups = m.panel_names;
+    extras.group_of = m.panel_of_triangle;
+    extras.comment = "tryon inspect: placed, not yet draped garment '" + pattern.name +
+                     "'\nuv = 2D panel coordinates (m); 'l' elements = seam vertex pairs";
+    write_obj(o.output, placed, extras);
+    doc["output"] = o.output;
+  }
+
+  if (!o.preview.empty()) {
+    // Body in grey, each panel in its own colour.
+    static const Rgb palette[] = {{214, 96, 77},  {67, 147, 195}, {120, 180, 90},  {240, 180, 60},
+                                  {150, 110, 190}, {80, 190, 180}, {230, 130, 170}, {140, 140, 80}};
+    std::vector<DrawMesh> draw;
+    if (body) draw.push_back(DrawMesh{&body->mesh.V, &body->mesh.F, {}, {190, 190, 195}, false});
+    DrawMesh garment{&m.V, &m.F};
+    for (int v = 0; v < m.num_vertices(); ++v) garment.vertex_colors.push_back(palette[m.panel_of_vertex[v] % 8]);
+    draw.push_back(std::move(garment));
+    write_png(o.preview, render_views(draw));
+    doc["preview"] = o.preview;
+  }
+
+  if (o.json) {
+    std::cout << doc.dump(2) << "\n";
+  } else {
+    std::printf("pattern %s (%s): %d panels, %d stitches\n", o.pattern.c_str(),
+                doc["format"].get<std::string>().c_str(), static_cast<int>(pattern.panels.size()),
+                static_cast<int>(pattern.stitches.size()));
+    for (const auto& s : build.panels)
+      std::printf("  %-22s %6d vertices %6d triangles  %7.1f cm²  min angle %5.1f°\n", s.name.c_str(),
+                  s.vertices, s.triangles, s.area_m2 * 1e4, s.min_angle_deg);
+    std::printf("mesh at %.2f cm: %d vertices, %d triangles, %d seam pairs, min angle %.1f°, %.3f s\n",
+                o.resolution_cm, m.num_vertices(), m.num_triangles(), static_cast<int>(m.seam_pairs.rows()),
+                build.min_angle_deg, elapsed);
+    if (build.offset.norm() > 0)
+      std::printf("placement offset (%.3f, %.3f, %.3f) m\n", build.offset.x(), build.offset.y(), build.offset.z());
+    if (body)
+      std::printf("body %s: %.3f m tall (unit %s), %d triangles, %d boundary / %d non-manifold edges\n",
+                  o.avatar.c_str(), body->height_m, body->unit.c_str(), body->mesh.num_triangles(),
+                  body->topology.boundary_edges, body->topology.non_manifold_edges);
+    if (!o.output.empty()) std::printf("wrote %s\n", o.output.c_str());
+    if (!o.preview.empty()) std::printf("wrote %s\n", o.preview.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_inspect_command(CLI::App& app, std::function<int()>& run) {
+  auto opts = std::make_shared<InspectOptions>();
+  CLI::App* cmd = app.add_subcommand("inspect", "load, validate, triangulate and place a sewing pattern");
+  cmd->add_option("pattern", opts->pattern, "GarmentCode specification JSON")->required();
+  cmd->add_option("--avatar", opts->avatar, "body mesh (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA)");
+  cmd->add_option("-o,--output", opts->output, "write the placed mesh (OBJ; seams as line elements)");
+  cmd->add_option("--preview", opts->preview, "write a PNG of the placed garment (and body): front, side, back");
+  cmd->add_flag("--json", opts->json, "print one JSON document instead of a summary");
+  cmd->add_option("--resolution-cm", opts->resolution_cm, "target triangle edge length in cm")
+      ->check(CLI::Range(0.05, 50.0));
+  add_up_option(*cmd, opts->up);
+  cmd->callback([opts, &run] { run = [opts] { return run_inspect(*opts); }; });
+}
+
+}  // namespace tryon::apps

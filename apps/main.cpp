@@ -1,0 +1,38 @@
+// tryon: drape sewing patterns on bodies from the command line.
+#include <cstdio>
+#include <exception>
+
+#include "apps/commands.hpp"
+#include "core/error.hpp"
+#include "core/logger.hpp"
+
+int main(int argc, char** argv) {
+  using namespace tryon;
+  CLI::App app{"tryon: virtual try-on of sewing patterns on body meshes"};
+  app.require_subcommand(1);
+  app.fallthrough();  // --verbose / --quiet also after the subcommand
+  bool verbose = false, quiet = false;
+  app.add_flag("-v,--verbose", verbose, "log every step");
+  app.add_flag("-q,--quiet", quiet, "log errors only");
+  std::function<int()> run;
+  apps::add_inspect_command(app, run);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : apps::kExitBadInput;
+  }
+  logger().set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
+  try {
+    return run ? run() : apps::kExitBadInput;
+  } catch (const InputError& e) {
+    logger().error("{}", e.what());
+    return apps::kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    logger().error("out of memory; try a coarser --resolution-cm");
+    return apps::kExitBadInput;
+  } catch (const std::exception& e) {
+    logger().error("internal error: {}", e.what());
+    return apps::kExitInternal;
+  }
+}

@@ -1,0 +1,93 @@
+#include "avatars/avatar.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/error.hpp"
+#include "core/logger.hpp"
+#include "core/mesh_io.hpp"
+
+namespace tryon::avatars {
+
+namespace {
+constexpr double kMinHeight = 1.0, kMaxHeight = 2.2;  // metres: the people we dress
+
+const char* unit_name(double metres_per_unit) {
+  if (metres_per_unit == 1) return "m";
+  if (metres_per_unit == 0.1) return "dm";
+  if (metres_per_unit == 0.01) return "cm";
+  if (metres_per_unit == 0.001) return "mm";
+  return "given";
+}
+}  // namespace
+
+std::optional<double> detect_metres_per_unit(double height) {
+  for (double s : {1.0, 0.1, 0.01, 0.001}) {
+    const double h = height * s;
+    if (h >= kMinHeight && h <= kMaxHeight) return s;
+  }
+  return std::nullopt;
+}
+
+Avatar load_avatar(const std::filesystem::path& path, const AvatarOptions& options) {
+  Avatar a;
+  a.name = path.stem().string();
+  const std::string what = "body '" + path.string() + "'";
+  a.mesh = read_mesh(path);
+
+  // Z-up files: rotate −90° about X, (x, y, z) -> (x, z, −y); a Z-up character facing −Y then faces +Z.
+  if (options.up == UpAxis::z) {
+    const Points3 V = a.mesh.V;
+    a.mesh.V.col(1) = V.col(2);
+    a.mesh.V.col(2) = -V.col(1);
+  }
+  Bounds3 raw = bounds(a.mesh.V);
+  const double raw_height = raw.extent().y();
+  if (!(raw_height > 0))
+    throw InputError(what + " is flat (zero height along " + (options.up == UpAxis::z ? "Z" : "Y") +
+                     "); it is not a body" + (options.up == UpAxis::y ? " (is it Z-up? try --up z)" : ""));
+  if (options.metres_per_unit) {
+    if (!(*options.metres_per_unit > 0) || !std::isfinite(*options.metres_per_unit))
+      throw InputError("the body unit must be a positive number of metres");
+    a.metres_per_unit = *options.metres_per_unit;
+  } else if (auto s = detect_metres_per_unit(raw_height)) {
+    a.metres_per_unit = *s;
+  } else {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%g", raw_height);
+    std::string hint = raw.extent().z() > raw_height && options.up == UpAxis::y ? " (is it Z-up? try --up z)" : "";
+    throw InputError(what + " is " + buf + " units tall, which is not 1.0-2.2 m in metres, decimetres, "
+                     "centimetres or millimetres; it is not a person's size" + hint);
+  }
+  a.unit = unit_name(a.metres_per_unit);
+  a.mesh.V *= a.metres_per_unit;
+
+  // Weld exact duplicates only, and only when the mesh comes in split (boundary edges:
+  // Assimp splits vertices per face corner or at UV seams). A mesh that is already closed
+  // keeps its own indexing: real bodies carry distinct vertices at identical positions
+  // (touching fingers, mouth corners) whose merging would make non-manifold edges.
+  if (edge_topology(a.mesh.F).boundary_edges > 0) a.welded_vertices = weld_vertices(a.mesh, 0.0);
+  if (a.mesh.num_triangles() == 0) throw InputError(what + " has no triangles with area");
+
+  // Feet at y = 0, centred in x and z.
+  const Bounds3 b = bounds(a.mesh.V);
+  const Vec3 shift(-0.5 * (b.min.x() + b.max.x()), -b.min.y(), -0.5 * (b.min.z() + b.max.z()));
+  a.mesh.V.rowwise() += shift.transpose();
+  a.bounds = bounds(a.mesh.V);
+  a.height_m = a.bounds.extent().y();
+
+  a.topology = edge_topology(a.mesh.F);
+  if (a.topology.boundary_edges > 0)
+    a.warnings.push_back(what + " is not closed: " + std::to_string(a.topology.boundary_edges) +
+                         " boundary edges (inside/outside tests near the holes are unreliable)");
+  if (a.topology.non_manifold_edges > 0)
+    a.warnings.push_back(what + " has " + std::to_string(a.topology.non_manifold_edges) +
+                         " non-manifold edges");
+  logger().info("body {}: {} vertices, {} triangles, unit {} ({}), height {:.3f} m", a.name,
+                a.mesh.num_vertices(), a.mesh.num_triangles(), a.unit,
+                options.metres_per_unit ? "given" : "detected from the height", a.height_m);
+  for (const auto& w : a.warnings) logger().warn("{}", w);
+  return a;
+}
+
+}  // namespace tryon::avatars

@@ -1,0 +1,41 @@
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/trimesh.hpp"
+
+namespace tryon::avatars {
+
+enum class UpAxis { y, z };
+
+struct AvatarOptions {
+  UpAxis up = UpAxis::y;                 ///< z: the file is Z-up (converted to Y-up, facing +Z)
+  std::optional<double> metres_per_unit; ///< overrides unit detection
+};
+
+/// A body in the design's frame: metres, Y up, facing +Z, feet at y = 0, centred in x and z.
+struct Avatar {
+  std::string name;          ///< file stem
+  TriMesh mesh;              ///< welded, normalised
+  double height_m = 0;
+  Bounds3 bounds;
+  std::string unit;          ///< "m", "dm", "cm", "mm" or "given"
+  double metres_per_unit = 1;
+  int welded_vertices = 0;   ///< duplicates merged on load
+  EdgeTopology topology;     ///< boundary / non-manifold edge counts after welding
+  std::vector<std::string> warnings;
+};
+
+/// Loads a body through Assimp (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA): merges its meshes,
+/// welds duplicate vertices, detects the unit from the height (a person is 1.0–2.2 m) and
+/// brings it to the design's frame. Open or non-manifold bodies load with a warning.
+/// Throws InputError for files that are not a body (empty, unreadable, no person's size).
+Avatar load_avatar(const std::filesystem::path& path, const AvatarOptions& options = {});
+
+/// Metres per unit for a body `height` units tall: 1, 0.1, 0.01 or 0.001, whichever makes
+/// it 1.0–2.2 m tall; nullopt when none does.
+std::optional<double> detect_metres_per_unit(double height);
+
+}  // namespace tryon::avatars

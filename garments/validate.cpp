@@ -1,0 +1,126 @@
+#include "garments/validate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "garments/geometry2d.hpp"
+
+namespace tryon::garments {
+
+std::string describe_edge(const Pattern& pattern, int panel, int edge) {
+  return "panel '" + pattern.panels[panel].name + "', edge " + std::to_string(edge);
+}
+
+namespace {
+
+std::string format_ratio(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", r);
+  return buf;
+}
+
+// Outline polyline with a fixed number of samples per curved edge: enough to see crossings.
+std::vector<Vec2> coarse_outline(const Panel& panel, std::vector<int>& edge_of_segment) {
+  std::vector<Vec2> pts;
+  for (std::size_t k = 0; k < panel.edges.size(); ++k) {
+    const Edge& e = panel.edges[k];
+    const int n = e.kind == CurveKind::straight ? 1 : 24;
+    const auto s = sample_edge(panel, e, n);
+    for (int i = 0; i < n; ++i) {
+      pts.push_back(s[i]);
+      edge_of_segment.push_back(static_cast<int>(k));
+    }
+  }
+  return pts;
+}
+
+void check_panel(const Pattern& pattern, int pi, const ValidationLimits& limits, Diagnostics& d) {
+  const Panel& panel = pattern.panels[pi];
+  const std::string where = "panel '" + panel.name + "'";
+  const std::size_t n = panel.edges.size();
+  bool loop_ok = true;
+  for (std::size_t k = 0; k < n; ++k) {
+    const Edge& e = panel.edges[k];
+    const Edge& next = panel.edges[(k + 1) % n];
+    if (e.end != next.start) {
+      d.errors.push_back(where + ": the outline is not a closed loop: edge " + std::to_string(k) +
+                         " ends at vertex " + std::to_string(e.end) + " but edge " +
+                         std::to_string((k + 1) % n) + " starts at vertex " + std::to_string(next.start));
+      loop_ok = false;
+    }
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    const Edge& e = panel.edges[k];
+    const double len = edge_length(panel, e);
+    if (!(len >= limits.min_edge_length_m))
+      d.errors.push_back(describe_edge(pattern, pi, static_cast<int>(k)) + " has zero length (" +
+                         std::to_string(len * 1000) + " mm)");
+  }
+  Vec2 lo = Vec2::Constant(1e300), hi = Vec2::Constant(-1e300);
+  for (const Vec2& v : panel.vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+  for (const Edge& e : panel.edges)
+    for (const Vec2& c : e.controls) lo = lo.cwiseMin(c), hi = hi.cwiseMax(c);
+  const Vec2 size = hi - lo;
+  if (size.maxCoeff() > limits.max_panel_size_m)
+    d.errors.push_back(where + " is " + format_ratio(size.x()) + " m × " + format_ratio(size.y()) +
+                       " m; a panel larger than " + format_ratio(limits.max_panel_size_m) +
+                       " m is not a garment (check units_in_meter)");
+  if (panel.translation.cwiseAbs().maxCoeff() > limits.max_coordinate_m)
+    d.errors.push_back(where + " is placed " + format_ratio(panel.translation.norm()) +
+                       " m from the origin; that is not around a body");
+  if (!loop_ok || !d.errors.empty()) return;  // geometry checks need a sound loop
+
+  std::vector<int> edge_of_segment;
+  const std::vector<Vec2> outline = coarse_outline(panel, edge_of_segment);
+  const double area = signed_area(outline);
+  if (std::abs(area) < 1e-6)  // 1 cm²
+    d.errors.push_back(where + " has no area (its outline is collinear or folds onto itself)");
+  else if (auto crossing = first_self_intersection(outline))
+    d.errors.push_back(where + ": the outline crosses itself (edge " +
+                       std::to_string(edge_of_segment[crossing->first]) + " and edge " +
+                       std::to_string(edge_of_segment[crossing->second]) + ")");
+}
+
+}  // namespace
+
+Diagnostics validate_pattern(const Pattern& pattern, const ValidationLimits& limits) {
+  Diagnostics d;
+  if (pattern.panels.empty()) d.errors.push_back("the pattern has no panels");
+  for (std::size_t p = 0; p < pattern.panels.size(); ++p) {
+    Diagnostics panel_d;
+    check_panel(pattern, static_cast<int>(p), limits, panel_d);
+    d.errors.insert(d.errors.end(), panel_d.errors.begin(), panel_d.errors.end());
+  }
+  std::map<std::pair<int, int>, int> used;  // (panel, edge) -> first stitch
+  for (std::size_t s = 0; s < pattern.stitches.size(); ++s) {
+    const Stitch& st = pattern.stitches[s];
+    const std::string where = "stitch " + std::to_string(s);
+    if (st.a.panel == st.b.panel && st.a.edge == st.b.edge) {
+      d.errors.push_back(where + " joins " + describe_edge(pattern, st.a.panel, st.a.edge) + " to itself");
+      continue;
+    }
+    for (const StitchSide& side : {st.a, st.b}) {
+      auto [it, fresh] = used.emplace(std::make_pair(side.panel, side.edge), static_cast<int>(s));
+      if (!fresh)
+        d.errors.push_back(describe_edge(pattern, side.panel, side.edge) + " is in two stitches (" +
+                           std::to_string(it->second) + " and " + std::to_string(s) +
+                           "); an edge can be sewn to one other edge only");
+    }
+    const Panel& pa = pattern.panels[st.a.panel];
+    const Panel& pb = pattern.panels[st.b.panel];
+    const double la = edge_length(pa, pa.edges[st.a.edge]);
+    const double lb = edge_length(pb, pb.edges[st.b.edge]);
+    const double ratio = std::max(la, lb) / std::max(std::min(la, lb), 1e-12);
+    if (ratio > limits.stitch_length_warning)
+      d.warnings.push_back(where + ": " + describe_edge(pattern, st.a.panel, st.a.edge) + " (" +
+                           format_ratio(la * 100) + " cm) and " +
+                           describe_edge(pattern, st.b.panel, st.b.edge) + " (" +
+                           format_ratio(lb * 100) + " cm) differ in length by a ratio of " +
+                           format_ratio(ratio) + "; the shorter side will be gathered");
+  }
+  return d;
+}
+
+}  // namespace tryon::garments
