@@ -1,6 +1,7 @@
 // tryon: drape sewing patterns on bodies from the command line.
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "apps/commands.hpp"
 #include "core/error.hpp"
@@ -16,6 +17,22 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", quiet, "log errors only");
   std::function<int()> run;
   apps::add_inspect_command(app, run);
+  // Name an unknown command rather than only saying that one is required.
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') continue;
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+      found |= sub->get_name() == word;
+    }
+    if (!found) {
+      std::fprintf(stderr, "tryon: unknown command '%s' (commands: %s; see tryon --help)\n", word.c_str(), known.c_str());
+      return apps::kExitBadInput;
+    }
+    break;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
