@@ -69,10 +69,8 @@ Avatar load_avatar(const std::filesystem::path& path, const AvatarOptions& optio
   if (edge_topology(a.mesh.F).boundary_edges > 0) a.welded_vertices = weld_vertices(a.mesh, 0.0);
   if (a.mesh.num_triangles() == 0) throw InputError(what + " has no triangles with area");
 
-  // Feet at y = 0, centred in x and z.
-  const Bounds3 b = bounds(a.mesh.V);
-  const Vec3 shift(-0.5 * (b.min.x() + b.max.x()), -b.min.y(), -0.5 * (b.min.z() + b.max.z()));
-  a.mesh.V.rowwise() += shift.transpose();
+  // Feet at y = 0. x and z are kept: patterns are placed relative to the body's own origin.
+  a.mesh.V.col(1).array() -= bounds(a.mesh.V).min.y();
   a.bounds = bounds(a.mesh.V);
   a.height_m = a.bounds.extent().y();
 

@@ -15,7 +15,7 @@ struct AvatarOptions {
   std::optional<double> metres_per_unit; ///< overrides unit detection
 };
 
-/// A body in the design's frame: metres, Y up, facing +Z, feet at y = 0, centred in x and z.
+/// A body in the design's frame: metres, Y up, facing +Z, feet at y = 0 (x and z as in the file).
 struct Avatar {
   std::string name;          ///< file stem
   TriMesh mesh;              ///< welded, normalised

@@ -62,8 +62,9 @@ TEST(Avatar, NormalisesUnitsAndFrame) {
       EXPECT_EQ(a.unit, c.unit);
       EXPECT_NEAR(a.height_m, 1.75, 1e-6);  // Assimp reads single precision
       EXPECT_NEAR(a.bounds.min.y(), 0.0, 1e-12);
-      EXPECT_NEAR(a.bounds.min.x() + a.bounds.max.x(), 0.0, 1e-12);
-      EXPECT_NEAR(a.bounds.min.z() + a.bounds.max.z(), 0.0, 1e-12);
+      // x and z stay where the file put them (in metres): the box spans x 5..5+w units.
+      EXPECT_NEAR(a.bounds.min.x(), 5 * a.metres_per_unit, 1e-6);
+      EXPECT_NEAR(a.bounds.min.z(), -3 * a.metres_per_unit, 1e-6);
       EXPECT_NEAR(a.bounds.extent().z(), 1.75 * 0.12, 1e-6);
       EXPECT_EQ(a.topology.boundary_edges, 0);
       EXPECT_TRUE(a.warnings.empty());
