@@ -25,7 +25,7 @@ bool is_obj(const std::filesystem::path& path) {
 TriMesh read_mesh(const std::filesystem::path& path) {
   require_readable_file(path, "mesh");
   if (is_obj(path)) {
-    TriMesh m = parse_obj(read_text_file(path, "mesh", std::size_t{2} << 30), path.string());
+    TriMesh m = parse_obj(read_text_file(path, "mesh", std::size_t{2} << 30), path.string()).mesh;
     if (m.num_triangles() == 0)
       throw InputError("mesh '" + path.string() + "' has no triangles (points or lines only, or empty)");
     return m;

@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/mesh_io.hpp"
+#include "core/obj_reader.hpp"
 #include "test_data.hpp"
 
 using namespace tryon;
@@ -78,4 +79,37 @@ TEST(MeshIO, ReadsEveryFormatOfTheCesiumMan) {
   const TriMesh dae = read_mesh(shared_data_path("avatars/rigged_cesiumman/CesiumMan.dae"));
   EXPECT_GT(glb.num_triangles(), 1000);
   EXPECT_EQ(glb.num_triangles(), dae.num_triangles());
+}
+
+TEST(ObjReader, FacesTexcoordsLinesAndNegativeIndices) {
+  const std::string text =
+      "# quad with uv, as tryon writes it\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+      "vt 0 0\nvt 0.5 0\nvt 0.5 0.5\nvt 0 0.5\n"
+      "f 1/1 2/2 3/3 4/4\nl 1 3\nl -1 -2 -3\ng x\nusemtl y\nvn 0 0 1\n";
+  const ObjContents obj = parse_obj(text, "quad.obj");
+  EXPECT_EQ(obj.mesh.num_vertices(), 4);
+  ASSERT_EQ(obj.mesh.num_triangles(), 2);  // fan-triangulated
+  EXPECT_EQ(obj.mesh.F.row(1), Eigen::RowVector3i(0, 2, 3));
+  ASSERT_EQ(obj.mesh.UV.rows(), 4);
+  EXPECT_DOUBLE_EQ(obj.mesh.UV(2, 0), 0.5);
+  EXPECT_DOUBLE_EQ(obj.mesh.UV(3, 1), 0.5);
+  ASSERT_EQ(obj.lines.rows(), 3);
+  EXPECT_EQ(obj.lines.row(0), Eigen::RowVector2i(0, 2));
+  EXPECT_EQ(obj.lines.row(1), Eigen::RowVector2i(3, 2));  // -1 = last vertex so far
+  // Double precision survives: distinct vertices 1e-10 apart stay distinct.
+  const ObjContents fine = parse_obj("v 0.1234567890123 0 0\nv 0.1234567891123 0 0\nv 0 1 0\nf 1 2 3\n", "fine.obj");
+  EXPECT_NE(fine.mesh.V(0, 0), fine.mesh.V(1, 0));
+}
+
+TEST(ObjReader, MalformedLinesNameTheLine) {
+  for (const char* bad : {"v 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "v 0 0 x\n", "v 0 0 nan\n", "v 0 0 0\nf 1 2 3\n",
+                          "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 0\n", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n",
+                          "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/4 2 3\n", "v 0 0 0\nl 1\n", "v 1e999 0 0\n"}) {
+    try {
+      parse_obj(bad, "bad.obj");
+      ADD_FAILURE() << "accepted: " << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("bad.obj, line "), std::string::npos) << e.what();
+    }
+  }
 }
