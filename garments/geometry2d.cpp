@@ -17,16 +17,6 @@ double signed_area(const std::vector<Vec2>& loop) {
   return 0.5 * a;
 }
 
-double signed_area(ConstRef<Points2> loop) {
-  double a = 0;
-  const Eigen::Index n = loop.rows();
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const Eigen::Index j = (i + 1) % n;
-    a += loop(i, 0) * loop(j, 1) - loop(j, 0) * loop(i, 1);
-  }
-  return 0.5 * a;
-}
-
 namespace {
 double orient(const Vec2& a, const Vec2& b, const Vec2& c) {
   return (b.x() - a.x()) * (c.y() - a.y()) - (b.y() - a.y()) * (c.x() - a.x());
@@ -83,19 +73,6 @@ std::optional<std::pair<int, int>> first_self_intersection(const std::vector<Vec
     if (orient(a, b, c) == 0 && (a - b).dot(c - b) > 0) best = std::make_pair((i + n - 1) % n, i);
   }
   return best;
-}
-
-bool point_in_polygon(const Vec2& p, const std::vector<Vec2>& loop) {
-  bool inside = false;
-  const std::size_t n = loop.size();
-  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
-    const Vec2& a = loop[i];
-    const Vec2& b = loop[j];
-    if ((a.y() > p.y()) != (b.y() > p.y()) &&
-        p.x() < (b.x() - a.x()) * (p.y() - a.y()) / (b.y() - a.y()) + a.x())
-      inside = !inside;
-  }
-  return inside;
 }
 
 }  // namespace tryon::garments

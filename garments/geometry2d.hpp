@@ -10,7 +10,6 @@ namespace tryon::garments {
 
 /// Signed area of a closed polygon (positive when counter-clockwise).
 double signed_area(const std::vector<Vec2>& loop);
-double signed_area(ConstRef<Points2> loop);
 
 /// First pair (i, j) of non-adjacent segments of a closed polygon that intersect (touching
 /// counts), segment i running from loop[i] to loop[i+1]; nullopt for a simple polygon.
@@ -23,8 +22,5 @@ bool segments_intersect(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2&
 /// Outline corners with an interior angle below this are "sharp": triangles touching them
 /// cannot meet a larger minimum angle and are left out of mesh-quality figures.
 constexpr double kSharpCornerDeg = 20.0;
-
-/// Whether p is strictly inside the closed polygon (even–odd rule).
-bool point_in_polygon(const Vec2& p, const std::vector<Vec2>& loop);
 
 }  // namespace tryon::garments
