@@ -1,0 +1,280 @@
+#include "cloth/cloth_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include "core/error.hpp"
+#include "core/logger.hpp"
+
+namespace tryon::cloth {
+namespace {
+
+double cross2(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
+
+void check_garment(const garments::GarmentMesh& g) {
+  const int nv = g.num_vertices();
+  if (nv == 0 || g.num_triangles() == 0) throw InputError("garment mesh: no vertices or triangles");
+  if (g.rest.rows() != nv)
+    throw InputError("garment mesh: rest has " + std::to_string(g.rest.rows()) + " rows, V has " +
+                     std::to_string(nv));
+  if (!g.V.allFinite() || !g.rest.allFinite())
+    throw InputError("garment mesh: non-finite vertex position or rest coordinate");
+  if (g.F.size() > 0 && (g.F.minCoeff() < 0 || g.F.maxCoeff() >= nv))
+    throw InputError("garment mesh: triangle index out of range");
+  if (g.seam_pairs.size() > 0 && (g.seam_pairs.minCoeff() < 0 || g.seam_pairs.maxCoeff() >= nv))
+    throw InputError("garment mesh: seam pair index out of range");
+  if (!g.panel_of_triangle.empty() && static_cast<int>(g.panel_of_triangle.size()) != g.num_triangles())
+    throw InputError("garment mesh: panel_of_triangle size does not match F");
+}
+
+int find_root(std::vector<int>& parent, int i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+// One directed occurrence of a particle edge in a triangle.
+struct EdgeUse {
+  int tri;
+  int local;  // edge from corner `local` to corner (local+1)%3
+};
+
+}  // namespace
+
+void ClothModel::set_pinned(int i, bool pin) { inv_mass[i] = pin ? 0.0 : 1.0 / mass[i]; }
+
+ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& material,
+                             const ModelOptions& options) {
+  check_garment(g);
+  check_material(material, "material '" + material.name + "'");
+  const int nv = g.num_vertices();
+
+  // Particles: seam pairs merged with union-find; particles numbered by first vertex.
+  std::vector<int> parent(nv);
+  std::iota(parent.begin(), parent.end(), 0);
+  if (options.merge_seams) {
+    for (int s = 0; s < g.seam_pairs.rows(); ++s) {
+      const int ra = find_root(parent, g.seam_pairs(s, 0)), rb = find_root(parent, g.seam_pairs(s, 1));
+      if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);
+    }
+  }
+  ClothModel m;
+  m.material = material;
+  m.particle_of_vertex.assign(nv, -1);
+  std::vector<int> particle_of_root(nv, -1);
+  for (int v = 0; v < nv; ++v) {
+    const int r = find_root(parent, v);
+    if (particle_of_root[r] < 0) {
+      particle_of_root[r] = static_cast<int>(m.vertex_of_particle.size());
+      m.vertex_of_particle.push_back(v);
+    }
+    m.particle_of_vertex[v] = particle_of_root[r];
+  }
+  const int np = static_cast<int>(m.vertex_of_particle.size());
+  m.x = Points3::Zero(np, 3);
+  Eigen::VectorXd members = Eigen::VectorXd::Zero(np);
+  for (int v = 0; v < nv; ++v) {
+    m.x.row(m.particle_of_vertex[v]) += g.V.row(v);
+    members[m.particle_of_vertex[v]] += 1;
+  }
+  for (int p = 0; p < np; ++p) m.x.row(p) /= members[p];
+  m.v = Points3::Zero(np, 3);
+
+  // Triangles over particles; mass from the 2D rest areas. Triangles collapsed by merging (at
+  // a dart tip) are dropped from the force model but keep their mass.
+  m.area = Eigen::VectorXd::Zero(np);
+  std::vector<int> kept;
+  std::vector<double> tri_area(g.num_triangles());
+  int collapsed = 0;
+  for (int t = 0; t < g.num_triangles(); ++t) {
+    const Vec2 r0 = g.rest.row(g.F(t, 0)), r1 = g.rest.row(g.F(t, 1)), r2 = g.rest.row(g.F(t, 2));
+    const double area = 0.5 * std::abs(cross2(r1 - r0, r2 - r0));
+    const double scale = std::max({(r1 - r0).squaredNorm(), (r2 - r0).squaredNorm(), 1e-300});
+    if (!(area > 1e-10 * scale))
+      throw InputError("garment mesh: triangle " + std::to_string(t) + " has zero area in 2D");
+    tri_area[t] = area;
+    for (int c = 0; c < 3; ++c) m.area[m.particle_of_vertex[g.F(t, c)]] += area / 3.0;
+    const int p0 = m.particle_of_vertex[g.F(t, 0)], p1 = m.particle_of_vertex[g.F(t, 1)],
+              p2 = m.particle_of_vertex[g.F(t, 2)];
+    if (p0 == p1 || p1 == p2 || p0 == p2) ++collapsed;
+    else kept.push_back(t);
+  }
+  if (collapsed > 0)
+    logger().warn("cloth: {} triangles collapsed by seam merging were dropped", collapsed);
+  m.mass = material.density * m.area;
+  m.inv_mass = m.mass.cwiseInverse();
+  m.F.resize(static_cast<Eigen::Index>(kept.size()), 3);
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    for (int c = 0; c < 3; ++c) m.F(static_cast<Eigen::Index>(i), c) = m.particle_of_vertex[g.F(kept[i], c)];
+
+  // Stretch springs: one per distinct garment edge (so each panel owning a seam edge keeps
+  // its own 2D rest length), area share ⅓ of each adjacent triangle.
+  std::map<std::pair<int, int>, int> spring_of_vertex_edge;
+  std::vector<std::array<int, 2>> ends;
+  std::vector<double> rest, share;
+  std::map<std::pair<int, int>, std::vector<EdgeUse>> uses;  // particle edge → triangles
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const int t = kept[i];
+    for (int c = 0; c < 3; ++c) {
+      const int va = g.F(t, c), vb = g.F(t, (c + 1) % 3);
+      const auto key = std::minmax(va, vb);
+      auto [it, inserted] = spring_of_vertex_edge.try_emplace({key.first, key.second}, static_cast<int>(ends.size()));
+      if (inserted) {
+        ends.push_back({m.particle_of_vertex[key.first], m.particle_of_vertex[key.second]});
+        rest.push_back((g.rest.row(va) - g.rest.row(vb)).norm());
+        share.push_back(0.0);
+      }
+      share[it->second] += tri_area[t] / 3.0;
+      const int pa = m.particle_of_vertex[va], pb = m.particle_of_vertex[vb];
+      uses[std::minmax(pa, pb)].push_back({static_cast<int>(i), c});
+    }
+  }
+  std::vector<double> stiffness(ends.size());
+  for (std::size_t s = 0; s < ends.size(); ++s)
+    stiffness[s] = material.stretch_stiffness * share[s] / (rest[s] * rest[s]);
+  const int num_stretch = static_cast<int>(ends.size());
+
+  // Cross springs and hinges across each interior edge (exactly two triangles). Rest length
+  // from the two triangles unfolded flat about the shared edge, each in its own 2D frame.
+  std::vector<std::array<int, 4>> hinge_verts;
+  std::vector<double> hinge_k;
+  int non_manifold = 0;
+  for (const auto& [edge, list] : uses) {
+    if (list.size() != 2) {
+      if (list.size() > 2) ++non_manifold;
+      continue;
+    }
+    const EdgeUse& u1 = list[0];
+    const EdgeUse& u2 = list[1];
+    const int t1 = kept[u1.tri], t2 = kept[u2.tri];
+    // Triangle 1 as (a, b, c) with the directed edge a→b.
+    const int va = g.F(t1, u1.local), vb = g.F(t1, (u1.local + 1) % 3), vc = g.F(t1, (u1.local + 2) % 3);
+    const int pa = m.particle_of_vertex[va], pb = m.particle_of_vertex[vb], pc = m.particle_of_vertex[vc];
+    // Triangle 2: its own garment vertices on the edge (wa ↔ a, wb ↔ b) and opposite wd.
+    int wa = g.F(t2, u2.local), wb = g.F(t2, (u2.local + 1) % 3);
+    const int wd = g.F(t2, (u2.local + 2) % 3);
+    const bool consistent = m.particle_of_vertex[wa] == pb;  // triangle 2 holds b→a
+    if (consistent) std::swap(wa, wb);
+    const int pd = m.particle_of_vertex[wd];
+    if (pc == pd) continue;
+    auto unfold = [&](int a, int b, int c, double& s, double& h, double& len) {
+      const Vec2 ra = g.rest.row(a), rb = g.rest.row(b), rc = g.rest.row(c);
+      len = (rb - ra).norm();
+      const Vec2 e = (rb - ra) / len;
+      s = (rc - ra).dot(e);
+      h = std::abs(cross2(e, rc - ra));
+    };
+    double s1, h1, l1, s2, h2, l2;
+    unfold(va, vb, vc, s1, h1, l1);
+    unfold(wa, wb, wd, s2, h2, l2);
+    const double d = std::hypot(s1 - s2, h1 + h2);
+    const double a1 = tri_area[t1], a2 = tri_area[t2];
+    double k = material.shear_stiffness * (a1 + a2) / 3.0 / (d * d);
+    const double e_len = 0.5 * (l1 + l2);
+    const double c_hinge = 3.0 * material.bend_stiffness * e_len * e_len / (a1 + a2);
+    if (material.bend_model == BendModel::springs) {
+      k += c_hinge * d * d / (h1 * h1 * h2 * h2);
+    } else if (consistent) {
+      hinge_verts.push_back({pa, pb, pc, pd});
+      hinge_k.push_back(12.0 * material.bend_stiffness);
+    } else {
+      ++m.degenerate_hinges_skipped;
+    }
+    ends.push_back({pc, pd});
+    rest.push_back(d);
+    stiffness.push_back(k);
+  }
+  if (non_manifold > 0)
+    logger().warn("cloth: {} non-manifold edges (3+ triangles) get no cross spring", non_manifold);
+  if (m.degenerate_hinges_skipped > 0)
+    logger().warn("cloth: {} interior edges join inconsistently wound triangles: no bending hinge",
+                  m.degenerate_hinges_skipped);
+
+  // Flat arrays.
+  const int ns = static_cast<int>(ends.size());
+  Springs& S = m.springs;
+  S.ends.resize(ns, 2);
+  S.rest.resize(ns);
+  S.stiffness.resize(ns);
+  S.kind.resize(ns);
+  S.num_stretch = num_stretch;
+  for (int s = 0; s < ns; ++s) {
+    S.ends(s, 0) = ends[s][0];
+    S.ends(s, 1) = ends[s][1];
+    S.rest[s] = rest[s];
+    S.stiffness[s] = stiffness[s];
+    S.kind[s] = s < num_stretch ? SpringKind::stretch : SpringKind::cross;
+  }
+  S.damping = material.damping * S.stiffness;
+  // Springs that start longer than allowed by the strain limit (seams spanning a gap) start
+  // from a rest length at the limit; the simulator brings it down to the true rest length.
+  S.rest_now = S.rest;
+  for (int s = 0; s < ns; ++s) {
+    const double l0 = (m.x.row(S.ends(s, 1)) - m.x.row(S.ends(s, 0))).norm();
+    S.rest_now[s] = std::max(S.rest[s], l0 / (1.0 + material.strain_limit));
+  }
+  const int nh = static_cast<int>(hinge_verts.size());
+  m.hinges.verts.resize(nh, 4);
+  m.hinges.rest_angle = Eigen::VectorXd::Zero(nh);
+  m.hinges.stiffness.resize(nh);
+  for (int h = 0; h < nh; ++h) {
+    for (int c = 0; c < 4; ++c) m.hinges.verts(h, c) = hinge_verts[h][c];
+    m.hinges.stiffness[h] = hinge_k[h];
+  }
+
+  // Incident springs per particle (CSR, ascending spring index).
+  m.spring_start.assign(np + 1, 0);
+  for (int s = 0; s < ns; ++s) {
+    ++m.spring_start[S.ends(s, 0) + 1];
+    ++m.spring_start[S.ends(s, 1) + 1];
+  }
+  for (int p = 0; p < np; ++p) m.spring_start[p + 1] += m.spring_start[p];
+  m.spring_index.resize(m.spring_start[np]);
+  std::vector<int> fill(m.spring_start.begin(), m.spring_start.end() - 1);
+  for (int s = 0; s < ns; ++s) {
+    m.spring_index[fill[S.ends(s, 0)]++] = s;
+    m.spring_index[fill[S.ends(s, 1)]++] = s;
+  }
+  return m;
+}
+
+Points3 garment_positions(const ClothModel& model) {
+  const int nv = static_cast<int>(model.particle_of_vertex.size());
+  Points3 V(nv, 3);
+  for (int v = 0; v < nv; ++v) V.row(v) = model.x.row(model.particle_of_vertex[v]);
+  return V;
+}
+
+StrainStats strain_stats(const ClothModel& model, ConstRef<Points3> x) {
+  StrainStats st;
+  const Springs& S = model.springs;
+  if (S.num_stretch == 0) return st;
+  st.max = -std::numeric_limits<double>::infinity();
+  st.min = std::numeric_limits<double>::infinity();
+  double sum = 0;
+  for (int s = 0; s < S.num_stretch; ++s) {
+    const double strain = (x.row(S.ends(s, 1)) - x.row(S.ends(s, 0))).norm() / S.rest[s] - 1.0;
+    st.max = std::max(st.max, strain);
+    st.min = std::min(st.min, strain);
+    sum += std::abs(strain);
+  }
+  st.mean = sum / S.num_stretch;
+  return st;
+}
+
+double seam_gap_max(const ClothModel& model, const garments::GarmentMesh& garment,
+                    ConstRef<Points3> x) {
+  double gap = 0;
+  for (int s = 0; s < garment.seam_pairs.rows(); ++s) {
+    const int a = model.particle_of_vertex[garment.seam_pairs(s, 0)];
+    const int b = model.particle_of_vertex[garment.seam_pairs(s, 1)];
+    gap = std::max(gap, (x.row(a) - x.row(b)).norm());
+  }
+  return gap;
+}
+
+}  // namespace tryon::cloth

@@ -1,0 +1,313 @@
+#include "cloth/integrators.hpp"
+
+#include <Eigen/IterativeLinearSolvers>
+#include <Eigen/SparseCore>
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/parallel.hpp"
+
+namespace tryon::cloth {
+
+IntegratorKind parse_integrator(const std::string& name) {
+  if (name == "explicit_euler") return IntegratorKind::explicit_euler;
+  if (name == "implicit_euler") return IntegratorKind::implicit_euler;
+  throw InputError("unknown integrator '" + name + "' (known: explicit_euler, implicit_euler)");
+}
+
+std::string integrator_name(IntegratorKind kind) {
+  switch (kind) {
+    case IntegratorKind::explicit_euler: return "explicit_euler";
+    case IntegratorKind::implicit_euler: return "implicit_euler";
+  }
+  return "unknown";
+}
+
+namespace {
+// Below these sizes the work runs serially: an OpenMP region costs more than it saves (and a
+// lot more on an oversubscribed machine).
+constexpr std::size_t kSerialElements = 4096;
+constexpr std::size_t kSerialBlocks = 16384;
+
+HingePositions hinge_positions(const ClothModel& m, ConstRef<Points3> x, int h) {
+  HingePositions p;
+  for (int c = 0; c < 4; ++c) p[c] = x.row(m.hinges.verts(h, c)).transpose();
+  return p;
+}
+}  // namespace
+
+void compute_forces(const ClothModel& m, ConstRef<Points3> x, ConstRef<Points3> v,
+                    const Vec3& gravity, bool jacobians, ForceWorkspace& ws, Points3& f) {
+  const Springs& S = m.springs;
+  const int ns = S.size(), nh = m.hinges.size(), np = m.num_particles();
+  ws.spring_f.resize(ns);
+  ws.hinge_f.resize(nh);
+  if (jacobians) {
+    ws.spring_K.resize(ns);
+    ws.spring_D.resize(ns);
+    ws.hinge_J.resize(nh);
+  }
+  std::atomic<int> degenerate{0};
+  // Element pass: each element writes only its own slot.
+  parallel_for(static_cast<std::size_t>(ns), [&](std::size_t si) {
+    const auto s = static_cast<Eigen::Index>(si);
+    const Vec3 xa = x.row(S.ends(s, 0)), xb = x.row(S.ends(s, 1));
+    const Vec3 va = v.row(S.ends(s, 0)), vb = v.row(S.ends(s, 1));
+    Vec3 fe, fd;
+    const double k = S.stiffness[s];
+    const double kc = s < S.num_stretch ? k * m.material.compression_ratio : k;
+    const bool ok = spring_force(xa, xb, k, kc, S.rest_now[s], fe,
+                                 jacobians ? &ws.spring_K[si] : nullptr, true);
+    spring_damping(xa, xb, va, vb, S.damping[s], fd, jacobians ? &ws.spring_D[si] : nullptr);
+    ws.spring_f[si] = fe + fd;
+    if (!ok) degenerate.fetch_add(1, std::memory_order_relaxed);
+  }, kSerialElements);
+  parallel_for(static_cast<std::size_t>(nh), [&](std::size_t hi) {
+    const auto h = static_cast<int>(hi);
+    const bool ok = bending_force(hinge_positions(m, x, h), m.hinges.stiffness[h],
+                                  m.hinges.rest_angle[h], ws.hinge_f[hi],
+                                  jacobians ? &ws.hinge_J[hi] : nullptr);
+    if (!ok) degenerate.fetch_add(1, std::memory_order_relaxed);
+  }, kSerialElements);
+  ws.degenerate = degenerate.load();
+  // Scatter in a fixed order.
+  f.resize(np, 3);
+  for (int p = 0; p < np; ++p)
+    f.row(p) = (m.mass[p] * gravity - m.material.air_drag * m.area[p] * v.row(p).transpose()).transpose();
+  for (int s = 0; s < ns; ++s) {
+    f.row(S.ends(s, 0)) += ws.spring_f[s].transpose();
+    f.row(S.ends(s, 1)) -= ws.spring_f[s].transpose();
+  }
+  for (int h = 0; h < nh; ++h)
+    for (int c = 0; c < 4; ++c) f.row(m.hinges.verts(h, c)) += ws.hinge_f[h][c].transpose();
+}
+
+double explicit_stable_dt(const ClothModel& m, ConstRef<Points3> x, double safety) {
+  const Springs& S = m.springs;
+  const int np = m.num_particles();
+  Eigen::VectorXd lam_k = Eigen::VectorXd::Zero(np), lam_c = Eigen::VectorXd::Zero(np);
+  const Eigen::VectorXd& w = m.inv_mass;
+  // Gershgorin rows of M^-1/2 K M^-1/2: Σ_s k_s (w_i + √(w_i w_j)).
+  for (int s = 0; s < S.size(); ++s) {
+    const int a = S.ends(s, 0), b = S.ends(s, 1);
+    const double l = (x.row(b) - x.row(a)).norm();
+    const double k = S.stiffness[s] * std::max(1.0, l > 0 ? std::abs(1.0 - S.rest_now[s] / l) : 1.0);
+    const double cross = std::sqrt(w[a] * w[b]);
+    lam_k[a] += k * (w[a] + cross);
+    lam_k[b] += k * (w[b] + cross);
+    lam_c[a] += S.damping[s] * (w[a] + cross);
+    lam_c[b] += S.damping[s] * (w[b] + cross);
+  }
+  for (int h = 0; h < m.hinges.size(); ++h) {
+    std::array<Vec3, 4> f;
+    BendingJacobian J;
+    if (!bending_force(hinge_positions(m, x, h), m.hinges.stiffness[h], m.hinges.rest_angle[h], f, &J))
+      continue;
+    // Use the flat-state scale (alpha carries cos θ/2 ≤ 1) so a folded hinge is not underestimated.
+    double theta = 0;
+    dihedral_angle(hinge_positions(m, x, h), theta);
+    const double alpha = J.alpha / std::max(std::cos(0.5 * theta), 0.1);
+    for (int i = 0; i < 4; ++i) {
+      const int vi = m.hinges.verts(h, i);
+      for (int j = 0; j < 4; ++j) {
+        const int vj = m.hinges.verts(h, j);
+        lam_k[vi] += alpha * J.g[i].norm() * J.g[j].norm() * std::sqrt(w[vi] * w[vj]);
+      }
+    }
+  }
+  for (int p = 0; p < np; ++p) lam_c[p] += m.material.air_drag * m.area[p] * w[p];
+  const double omega = std::sqrt(std::max(lam_k.maxCoeff(), 1e-300));
+  const double zeta = lam_c.maxCoeff() / (2.0 * omega);
+  return safety * 2.0 * (std::sqrt(1.0 + zeta * zeta) - zeta) / omega;
+}
+
+void explicit_euler_step(const ClothModel& m, double dt, const Vec3& gravity, ForceWorkspace& ws,
+                         Points3& x_new, Points3& v_new) {
+  Points3& f = ws.f;
+  compute_forces(m, m.x, m.v, gravity, false, ws, f);
+  const int np = m.num_particles();
+  x_new.resize(np, 3);
+  v_new.resize(np, 3);
+  parallel_for(static_cast<std::size_t>(np), [&](std::size_t pi) {
+    const auto p = static_cast<Eigen::Index>(pi);
+    if (m.inv_mass[p] == 0) {
+      v_new.row(p).setZero();
+      x_new.row(p) = m.x.row(p);
+      return;
+    }
+    v_new.row(p) = m.v.row(p) + dt * m.inv_mass[p] * f.row(p);
+    x_new.row(p) = m.x.row(p) + dt * v_new.row(p);
+  }, kSerialElements);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Implicit Euler.
+
+struct ImplicitEuler::Impl {
+  using SpMat = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+  int np = 0;
+  SpMat A;
+  // Value offsets of each 3×3 block: offsets[slot][r] = index in A.valuePtr() of (r, 0).
+  std::vector<std::array<int, 3>> offsets;
+  std::vector<int> diag_slot;                    // |P|
+  std::vector<std::array<int, 2>> spring_slot;   // |S| (a,b), (b,a)
+  std::vector<std::array<int, 16>> hinge_slot;   // |H| (i,j) row-major
+  std::vector<Mat3> blocks;
+  Eigen::VectorXd guess;
+  Eigen::ConjugateGradient<SpMat, Eigen::Lower | Eigen::Upper> cg;
+  Eigen::ConjugateGradient<SpMat, Eigen::Lower | Eigen::Upper, Eigen::IncompleteCholesky<double>> cg_ic;
+
+  explicit Impl(const ClothModel& m) {
+    np = m.num_particles();
+    // Block pattern: diagonal, spring pairs, hinge pairs; per row sorted neighbour list.
+    std::vector<std::vector<int>> nbr(np);
+    for (int p = 0; p < np; ++p) nbr[p].push_back(p);
+    for (int s = 0; s < m.springs.size(); ++s) {
+      const int a = m.springs.ends(s, 0), b = m.springs.ends(s, 1);
+      nbr[a].push_back(b);
+      nbr[b].push_back(a);
+    }
+    for (int h = 0; h < m.hinges.size(); ++h)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) nbr[m.hinges.verts(h, i)].push_back(m.hinges.verts(h, j));
+    std::vector<int> row_start(np + 1, 0);
+    for (int p = 0; p < np; ++p) {
+      std::sort(nbr[p].begin(), nbr[p].end());
+      nbr[p].erase(std::unique(nbr[p].begin(), nbr[p].end()), nbr[p].end());
+      row_start[p + 1] = row_start[p] + static_cast<int>(nbr[p].size());
+    }
+    // Compressed row-major storage written directly: scalar row 3p+r holds the blocks of
+    // block-row p in column order, 3 scalars each.
+    const int nblocks = row_start[np];
+    A.resize(3 * np, 3 * np);
+    A.resizeNonZeros(9 * nblocks);
+    offsets.resize(nblocks);
+    int* outer = A.outerIndexPtr();
+    int* inner = A.innerIndexPtr();
+    for (int p = 0; p < np; ++p) {
+      const int n = static_cast<int>(nbr[p].size());
+      for (int r = 0; r < 3; ++r) {
+        const int row_begin = 9 * row_start[p] + r * 3 * n;
+        outer[3 * p + r] = row_begin;
+        for (int k = 0; k < n; ++k)
+          for (int c = 0; c < 3; ++c) inner[row_begin + 3 * k + c] = 3 * nbr[p][k] + c;
+        for (int k = 0; k < n; ++k) offsets[row_start[p] + k][r] = row_begin + 3 * k;
+      }
+    }
+    outer[3 * np] = 9 * nblocks;
+    auto slot = [&](int i, int j) {
+      const auto it = std::lower_bound(nbr[i].begin(), nbr[i].end(), j);
+      return row_start[i] + static_cast<int>(it - nbr[i].begin());
+    };
+    diag_slot.resize(np);
+    for (int p = 0; p < np; ++p) diag_slot[p] = slot(p, p);
+    spring_slot.resize(m.springs.size());
+    for (int s = 0; s < m.springs.size(); ++s) {
+      const int a = m.springs.ends(s, 0), b = m.springs.ends(s, 1);
+      spring_slot[s] = {slot(a, b), slot(b, a)};
+    }
+    hinge_slot.resize(m.hinges.size());
+    for (int h = 0; h < m.hinges.size(); ++h)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          hinge_slot[h][4 * i + j] = slot(m.hinges.verts(h, i), m.hinges.verts(h, j));
+    blocks.resize(nblocks);
+  }
+};
+
+ImplicitEuler::ImplicitEuler(const ClothModel& model, Settings settings)
+    : impl_(std::make_unique<Impl>(model)), settings_(settings) {}
+ImplicitEuler::~ImplicitEuler() = default;
+
+void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, ForceWorkspace& ws,
+                         Points3& x_new, Points3& v_new) {
+  Impl& I = *impl_;
+  if (I.np != m.num_particles()) throw std::logic_error("ImplicitEuler: model changed size");
+  const int np = I.np;
+  Points3& f = ws.f;
+  compute_forces(m, m.x, m.v, gravity, true, ws, f);
+  const Springs& S = m.springs;
+  const double h = dt, h2 = dt * dt;
+  auto pinned = [&](int p) { return m.inv_mass[p] == 0; };
+
+  // Blocks of A = M − h ∂f/∂v − h² ∂f/∂x and b = h f + h² (∂f/∂x) v, in a fixed order.
+  for (auto& B : I.blocks) B.setZero();
+  Points3 Kv = Points3::Zero(np, 3);
+  for (int p = 0; p < np; ++p)
+    I.blocks[I.diag_slot[p]] = (m.mass[p] + h * m.material.air_drag * m.area[p]) * Mat3::Identity();
+  for (int s = 0; s < S.size(); ++s) {
+    const int a = S.ends(s, 0), b = S.ends(s, 1);
+    const Mat3& K = ws.spring_K[s];  // ∂f_a/∂x_b
+    const Mat3& D = ws.spring_D[s];  // ∂f_a/∂v_b
+    const Mat3 C = h * D + h2 * K;
+    I.blocks[I.diag_slot[a]] += C;
+    I.blocks[I.diag_slot[b]] += C;
+    if (!pinned(a) && !pinned(b)) {
+      I.blocks[I.spring_slot[s][0]] -= C;
+      I.blocks[I.spring_slot[s][1]] -= C;
+    }
+    const Vec3 dv = (m.v.row(b) - m.v.row(a)).transpose();
+    Kv.row(a) += (K * dv).transpose();
+    Kv.row(b) -= (K * dv).transpose();
+  }
+  for (int hh = 0; hh < m.hinges.size(); ++hh) {
+    const BendingJacobian& J = ws.hinge_J[hh];
+    double gv = 0;
+    for (int i = 0; i < 4; ++i) gv += J.g[i].dot(m.v.row(m.hinges.verts(hh, i)).transpose());
+    for (int i = 0; i < 4; ++i) {
+      const int vi = m.hinges.verts(hh, i);
+      Kv.row(vi) -= (J.alpha * gv * J.g[i]).transpose();
+      for (int j = 0; j < 4; ++j) {
+        const int vj = m.hinges.verts(hh, j);
+        if (vi != vj && (pinned(vi) || pinned(vj))) continue;
+        I.blocks[I.hinge_slot[hh][4 * i + j]] -= h2 * J.block(i, j);
+      }
+    }
+  }
+  Eigen::VectorXd b(3 * np);
+  for (int p = 0; p < np; ++p) {
+    if (pinned(p)) {
+      I.blocks[I.diag_slot[p]] = m.mass[p] * Mat3::Identity();
+      b.segment<3>(3 * p).setZero();
+    } else {
+      b.segment<3>(3 * p) = (h * f.row(p) + h2 * Kv.row(p)).transpose();
+    }
+  }
+  double* values = I.A.valuePtr();
+  parallel_for(I.blocks.size(), [&](std::size_t k) {
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) values[I.offsets[k][r] + c] = I.blocks[k](r, c);
+  }, kSerialBlocks);
+
+  if (I.guess.size() != 3 * np) I.guess = Eigen::VectorXd::Zero(3 * np);
+  for (int p = 0; p < np; ++p)
+    if (pinned(p)) I.guess.segment<3>(3 * p).setZero();
+  auto solve = [&](auto& cg) {
+    cg.setTolerance(settings_.cg_tolerance);
+    cg.setMaxIterations(settings_.cg_max_iterations);
+    cg.compute(I.A);
+    Eigen::VectorXd x = cg.solveWithGuess(b, I.guess);
+    stats_.cg_iterations = static_cast<int>(cg.iterations());
+    stats_.cg_error = cg.error();
+    stats_.converged = cg.info() == Eigen::Success;
+    return x;
+  };
+  Eigen::VectorXd dv = settings_.preconditioner == Preconditioner::jacobi ? solve(I.cg) : solve(I.cg_ic);
+  I.guess = dv;
+
+  x_new.resize(np, 3);
+  v_new.resize(np, 3);
+  for (int p = 0; p < np; ++p) {
+    if (pinned(p)) {
+      v_new.row(p).setZero();
+      x_new.row(p) = m.x.row(p);
+      continue;
+    }
+    v_new.row(p) = m.v.row(p) + dv.segment<3>(3 * p).transpose();
+    x_new.row(p) = m.x.row(p) + h * v_new.row(p);
+  }
+}
+
+}  // namespace tryon::cloth

@@ -1,0 +1,98 @@
+#pragma once
+// Time integrators of the mass-spring cloth: explicit (symplectic) Euler, the reference of our
+// source paper, and implicit Euler with conjugate gradients [Baraff & Witkin 1998].
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cloth/cloth_model.hpp"
+#include "cloth/forces.hpp"
+
+namespace tryon::cloth {
+
+enum class IntegratorKind {
+  explicit_euler,  ///< symplectic Euler, the reference of our source paper
+  implicit_euler,  ///< implicit Euler + conjugate gradients [Baraff & Witkin 1998]
+};
+
+/// "explicit_euler" or "implicit_euler"; throws InputError otherwise.
+IntegratorKind parse_integrator(const std::string& name);
+std::string integrator_name(IntegratorKind kind);
+
+/// Per-element force results, kept between the element pass (parallel, each element writes
+/// its own slot) and the scatter to particles (serial, fixed order): results do not depend on
+/// the thread count.
+struct ForceWorkspace {
+  std::vector<Vec3> spring_f;  ///< |S| elastic + damping force on end a
+  std::vector<Mat3> spring_K;  ///< |S| ∂f_a/∂x_b (PSD-clamped), implicit only
+  std::vector<Mat3> spring_D;  ///< |S| ∂f_a/∂v_b, implicit only
+  std::vector<std::array<Vec3, 4>> hinge_f;  ///< |H|
+  std::vector<BendingJacobian> hinge_J;      ///< |H|, implicit only
+  Points3 f;           ///< |P|×3 total force of the last step
+  int degenerate = 0;  ///< elements reported degenerate by their kernel in the last pass
+};
+
+/// Total force on each particle: springs (elastic with rest_now, and damping), hinges, gravity
+/// (m·g) and air drag (−air_drag·area·v). With `jacobians` also fills the Jacobian blocks.
+/// @param[in]  x, v  |P|×3 positions and velocities
+/// @param[out] f     |P|×3 forces (N)
+void compute_forces(const ClothModel& model, ConstRef<Points3> x, ConstRef<Points3> v,
+                    const Vec3& gravity, bool jacobians, ForceWorkspace& ws, Points3& f);
+
+/// Largest step (s) for which explicit_euler_step is stable on the model around positions x:
+/// dt = safety · 2(√(1+ζ²) − ζ)/ω, the stability limit of symplectic Euler on a damped
+/// oscillator, with ω² a Gershgorin bound of the largest eigenvalue of M⁻¹K (springs and
+/// hinges) and 2ζω one of M⁻¹C (spring damping and air drag).
+double explicit_stable_dt(const ClothModel& model, ConstRef<Points3> x, double safety = 0.9);
+
+/// Symplectic Euler step: a = M⁻¹ f(x, v); v' = v + dt·a; x' = x + dt·v'. Pinned particles
+/// keep their position and get zero velocity.
+/// @param[out] x_new, v_new  |P|×3
+void explicit_euler_step(const ClothModel& model, double dt, const Vec3& gravity,
+                         ForceWorkspace& ws, Points3& x_new, Points3& v_new);
+
+/// Implicit (backward) Euler linearised once per step [Baraff & Witkin 1998]:
+///   (M − dt ∂f/∂v − dt² ∂f/∂x) Δv = dt (f₀ + dt ∂f/∂x v₀),  v' = v₀ + Δv,  x' = x₀ + dt v',
+/// solved with Eigen's conjugate gradients (Jacobi preconditioner, warm-started with the last
+/// Δv). Spring Jacobians are clamped to be positive semi-definite [Choi & Ko 2002] and hinges
+/// use their Gauss–Newton Jacobian, so the system matrix is symmetric positive definite.
+/// Pinned particles get Δv = 0 (their rows and columns are decoupled).
+enum class Preconditioner {
+  jacobi,               ///< diagonal (Eigen's DiagonalPreconditioner)
+  incomplete_cholesky,  ///< Eigen's IncompleteCholesky (AMD ordering), refactored every step
+};
+
+struct ImplicitSettings {
+  double cg_tolerance = 1e-3;  ///< relative residual |r|/|b| (loose: [Baraff & Witkin 1998])
+  int cg_max_iterations = 1000;
+  Preconditioner preconditioner = Preconditioner::jacobi;
+};
+struct ImplicitStats {
+  int cg_iterations = 0;
+  double cg_error = 0;  ///< relative residual reached
+  bool converged = true;
+};
+
+class ImplicitEuler {
+ public:
+  using Settings = ImplicitSettings;
+  using Stats = ImplicitStats;
+
+  /// Builds the block sparsity pattern of the model (springs and hinges).
+  explicit ImplicitEuler(const ClothModel& model, Settings settings = {});
+  ~ImplicitEuler();
+  ImplicitEuler(const ImplicitEuler&) = delete;
+  ImplicitEuler& operator=(const ImplicitEuler&) = delete;
+
+  void step(const ClothModel& model, double dt, const Vec3& gravity, ForceWorkspace& ws,
+            Points3& x_new, Points3& v_new);
+  const Stats& last_stats() const { return stats_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  Settings settings_;
+  Stats stats_;
+};
+
+}  // namespace tryon::cloth

@@ -1,0 +1,198 @@
+#include "cloth/integrators.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "cloth/strain_limit.hpp"
+#include "cloth_fixtures.hpp"
+#include "core/error.hpp"
+
+using namespace tryon;
+using namespace tryon::cloth;
+using tryon::cloth::test::hanging_square;
+
+namespace {
+// A model whose particles are displaced randomly from the flat rest state (all forces active).
+ClothModel perturbed_model(BendModel bend, unsigned seed) {
+  Material mat = load_material("cotton_poplin");
+  mat.bend_model = bend;
+  mat.bend_stiffness = 1e-3;  // make bending forces comparable to the others
+  ClothModel m = build_cloth_model(hanging_square(6, 0.3), mat);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-0.01, 0.01);
+  for (int p = 0; p < m.num_particles(); ++p) {
+    m.x.row(p) += Vec3(u(rng), u(rng), u(rng)).transpose();
+    m.v.row(p) = Vec3(u(rng), u(rng), u(rng)).transpose() * 10.0;
+  }
+  return m;
+}
+
+Vec3 momentum(const ClothModel& m) {
+  Vec3 p = Vec3::Zero();
+  for (int i = 0; i < m.num_particles(); ++i) p += m.mass[i] * m.v.row(i).transpose();
+  return p;
+}
+}  // namespace
+
+TEST(Integrators, Names) {
+  EXPECT_EQ(parse_integrator("explicit_euler"), IntegratorKind::explicit_euler);
+  EXPECT_EQ(parse_integrator("implicit_euler"), IntegratorKind::implicit_euler);
+  EXPECT_EQ(integrator_name(parse_integrator("implicit_euler")), "implicit_euler");
+  EXPECT_THROW(parse_integrator("verlet"), InputError);
+}
+
+TEST(Integrators, InternalForcesHaveNoNetForceOrTorque) {
+  for (BendModel bend : {BendModel::springs, BendModel::dihedral}) {
+    ClothModel m = perturbed_model(bend, 1);
+    m.material.air_drag = 0;
+    ForceWorkspace ws;
+    Points3 f;
+    compute_forces(m, m.x, m.v, Vec3::Zero(), false, ws, f);
+    EXPECT_EQ(ws.degenerate, 0);
+    Vec3 sum = Vec3::Zero(), torque = Vec3::Zero();
+    double scale = 0;
+    for (int p = 0; p < m.num_particles(); ++p) {
+      sum += f.row(p).transpose();
+      torque += m.x.row(p).transpose().cross(f.row(p).transpose());
+      scale += f.row(p).norm();
+    }
+    ASSERT_GT(scale, 0);
+    EXPECT_LT(sum.norm(), 1e-13 * scale);
+    // Elastic forces are central; damping along springs too: no net torque either.
+    EXPECT_LT(torque.norm(), 1e-13 * scale);
+  }
+}
+
+TEST(Integrators, DegenerateElementsAreCountedNotNaN) {
+  for (BendModel bend : {BendModel::springs, BendModel::dihedral}) {
+    ClothModel m = perturbed_model(bend, 3);
+    m.x.row(1) = m.x.row(0);  // a zero-length spring and zero-area triangles
+    ForceWorkspace ws;
+    Points3 f;
+    compute_forces(m, m.x, m.v, Vec3(0, -9.81, 0), true, ws, f);
+    EXPECT_GT(ws.degenerate, 0);
+    EXPECT_TRUE(f.allFinite());
+    Points3 x, v;
+    ImplicitEuler solver(m);
+    solver.step(m, 1.0 / 120, Vec3(0, -9.81, 0), ws, x, v);
+    EXPECT_TRUE(x.allFinite());
+  }
+}
+
+TEST(Integrators, MomentumConservedByBothIntegrators) {
+  for (BendModel bend : {BendModel::springs, BendModel::dihedral}) {
+    ClothModel m = perturbed_model(bend, 2);
+    m.material.air_drag = 0;
+    const Vec3 p0 = momentum(m);
+    ASSERT_GT(p0.norm(), 0);
+    const double dt = explicit_stable_dt(m, m.x);
+    ForceWorkspace ws;
+    Points3 x, v;
+    ClothModel e = m;
+    for (int i = 0; i < 50; ++i) {
+      explicit_euler_step(e, dt, Vec3::Zero(), ws, x, v);
+      e.x = x;
+      e.v = v;
+    }
+    EXPECT_LT((momentum(e) - p0).norm(), 1e-12 * (1 + p0.norm()));
+    ClothModel im = m;
+    ImplicitEuler solver(im, {1e-10, 2000});
+    for (int i = 0; i < 5; ++i) {
+      solver.step(im, 1.0 / 240, Vec3::Zero(), ws, x, v);
+      EXPECT_TRUE(solver.last_stats().converged);
+      im.x = x;
+      im.v = v;
+    }
+    // Conserved up to the CG residual.
+    EXPECT_LT((momentum(im) - p0).norm(), 1e-6 * p0.norm());
+  }
+}
+
+TEST(Integrators, ImplicitStepSolvesTheLinearisedSystem) {
+  // One implicit step against a dense solve of the same Baraff–Witkin system built from
+  // finite-difference Jacobians of compute_forces (stretched springs only, so the PSD clamp is
+  // inactive, and spring bending).
+  Material mat = load_material("cotton_jersey");
+  ClothModel m = build_cloth_model(hanging_square(4, 0.2), mat);
+  m.x *= 1.03;  // every spring stretched by 3 %
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<double> u(-0.05, 0.05);
+  for (int p = 0; p < m.num_particles(); ++p) m.v.row(p) = Vec3(u(rng), u(rng), u(rng)).transpose();
+  // The step neglects ∂(spring damping)/∂x, so the reference uses no spring damping.
+  m.springs.damping.setZero();
+  const int n = 3 * m.num_particles();
+  const double h = 1.0 / 120;
+  const Vec3 g(0, -9.81, 0);
+  ForceWorkspace ws;
+  Points3 f0;
+  Eigen::MatrixXd dfdx(n, n), dfdv(n, n);
+  const double eps = 1e-7;
+  for (int j = 0; j < n; ++j) {
+    Points3 xp = m.x, xm = m.x, vp = m.v, vm = m.v, fp, fm;
+    xp(j / 3, j % 3) += eps;
+    xm(j / 3, j % 3) -= eps;
+    compute_forces(m, xp, m.v, g, false, ws, fp);
+    compute_forces(m, xm, m.v, g, false, ws, fm);
+    dfdx.col(j) = Eigen::Map<const Eigen::VectorXd>(Points3(fp - fm).data(), n) / (2 * eps);
+    vp(j / 3, j % 3) += eps;
+    vm(j / 3, j % 3) -= eps;
+    compute_forces(m, m.x, vp, g, false, ws, fp);
+    compute_forces(m, m.x, vm, g, false, ws, fm);
+    dfdv.col(j) = Eigen::Map<const Eigen::VectorXd>(Points3(fp - fm).data(), n) / (2 * eps);
+  }
+  Eigen::VectorXd M(n);
+  for (int j = 0; j < n; ++j) M[j] = m.mass[j / 3];
+  compute_forces(m, m.x, m.v, g, false, ws, f0);
+  const Eigen::MatrixXd A = Eigen::MatrixXd(M.asDiagonal()) - h * dfdv - h * h * dfdx;
+  const Eigen::VectorXd v0 = Eigen::Map<const Eigen::VectorXd>(m.v.data(), n);
+  const Eigen::VectorXd b = h * (Eigen::Map<const Eigen::VectorXd>(f0.data(), n) + h * dfdx * v0);
+  const Eigen::VectorXd dv_ref = A.ldlt().solve(b);
+  ImplicitEuler solver(m, {1e-12, 5000});
+  Points3 x, v;
+  solver.step(m, h, g, ws, x, v);
+  const Eigen::VectorXd dv = Eigen::Map<const Eigen::VectorXd>(v.data(), n) - v0;
+  EXPECT_LT((dv - dv_ref).norm(), 1e-6 * dv_ref.norm());
+  EXPECT_LT((Eigen::Map<const Eigen::VectorXd>(x.data(), n) -
+             (Eigen::Map<const Eigen::VectorXd>(m.x.data(), n) + h * (v0 + dv))).norm(), 1e-14);
+}
+
+TEST(Integrators, StableDtScalesWithStiffnessAndMass) {
+  ClothModel m = build_cloth_model(hanging_square(8, 0.4), load_material("cotton_poplin"));
+  m.material.air_drag = 0;
+  m.springs.damping.setZero();
+  const double dt = explicit_stable_dt(m, m.x);
+  ClothModel stiff = m;
+  stiff.springs.stiffness *= 4;
+  EXPECT_NEAR(explicit_stable_dt(stiff, stiff.x), dt / 2, 1e-12 * dt);
+  ClothModel heavy = m;
+  heavy.mass *= 4;
+  heavy.inv_mass /= 4;
+  EXPECT_NEAR(explicit_stable_dt(heavy, heavy.x), dt * 2, 1e-12 * dt);
+}
+
+TEST(StrainLimit, BringsSpringsWithinLimitAndKeepsPins) {
+  ClothModel m = build_cloth_model(hanging_square(6, 0.3), load_material("denim"));
+  m.set_pinned(0, true);
+  std::mt19937 rng(8);
+  std::uniform_real_distribution<double> u(0.0, 0.03);
+  Points3 x = m.x;
+  for (int p = 0; p < m.num_particles(); ++p) x.row(p) *= 1.0 + u(rng);  // stretched up to 3 %+
+  x.row(0) = m.x.row(0);
+  x *= 1.2;
+  const Vec3 pinned = x.row(0);
+  const double limit = 0.05;
+  ASSERT_GT(strain_stats(m, x).max, 0.15);
+  const StrainLimitStats st = limit_strain(m, limit, x, 200, 1e-6);
+  EXPECT_LE(st.max_excess, 1e-6);
+  EXPECT_LE(strain_stats(m, x).max, limit + 1e-5);
+  EXPECT_EQ(Vec3(x.row(0)), pinned);
+  // Strain limiting alone does not move the centre of mass of free particles... it is
+  // momentum neutral: Σ m Δx = 0 when no particle is pinned.
+  ClothModel free = build_cloth_model(hanging_square(6, 0.3), load_material("denim"));
+  Points3 y = free.x * 1.2, y0 = y;
+  limit_strain(free, limit, y, 200, 1e-6);
+  Vec3 shift = Vec3::Zero();
+  for (int p = 0; p < free.num_particles(); ++p) shift += free.mass[p] * (y.row(p) - y0.row(p)).transpose();
+  EXPECT_LT(shift.norm(), 1e-14);
+}
