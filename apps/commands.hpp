@@ -10,6 +10,8 @@ constexpr int kExitOk = 0, kExitNotClean = 1, kExitBadInput = 2, kExitInternal =
 
 /// Adds `inspect` to the app; `run` is set to the command's entry point when it is chosen.
 void add_inspect_command(CLI::App& app, std::function<int()>& run);
+/// Adds `drape`.
+void add_drape_command(CLI::App& app, std::function<int()>& run);
 /// Adds `check`.
 void add_check_command(CLI::App& app, std::function<int()>& run);
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
 
+#include "run_tryon.hpp"
 #include "test_data.hpp"
 
 namespace fs = std::filesystem;
@@ -15,29 +15,11 @@ using json = nlohmann::json;
 
 namespace {
 
-struct CommandResult {
-  int code = -1;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
+using tryon::test::CommandResult;
 
-CommandResult run(const std::string& args) {
-  const fs::path err_file = fs::temp_directory_path() / ("tryon_stderr_" + std::to_string(::getpid()));
-  const std::string cmd = std::string(TRYON_BIN) + " " + args + " 2>" + err_file.string();
-  CommandResult r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  fs::remove(err_file);
-  return r;
-}
+CommandResult run(const std::string& args) { return tryon::test::run_tryon(args); }
 
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string q(const fs::path& p) { return tryon::test::quoted(p); }
 
 fs::path temp_dir(const std::string& name) {
   const fs::path d = fs::temp_directory_path() / ("tryon_apps_" + name + "_" + std::to_string(::getpid()));

@@ -1,0 +1,194 @@
+// `tryon drape PATTERN --avatar BODY -o OUTDIR`: sews and drapes a garment on a body and
+// writes OUTDIR/garment.obj and OUTDIR/report.json (DESIGN.md's schema).
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "apps/commands.hpp"
+#include "apps/options.hpp"
+#include "apps/render.hpp"
+#include "apps/report.hpp"
+#include "avatars/avatar.hpp"
+#include "cloth/cloth_model.hpp"
+#include "cloth/contact.hpp"
+#include "cloth/simulator.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "core/logger.hpp"
+#include "core/mesh_io.hpp"
+#include "core/parallel.hpp"
+#include "core/progress.hpp"
+#include "garments/garment_builder.hpp"
+#include "garments/garmentcode_reader.hpp"
+#include "quality/quality.hpp"
+
+namespace tryon::apps {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+struct DrapeCommand {
+  std::string pattern, avatar, outdir, material = "cotton_jersey", integrator = "implicit_euler", up = "y";
+  double resolution_cm = 1.0;
+  int threads = 0;
+  int max_frames = 600;
+  double time_limit_s = 0;
+  bool self_collision = true;
+  bool contact = true;
+  bool preview = false;
+  bool quiet = false;
+};
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+int run_drape(const DrapeCommand& o) {
+  const auto t_start = Clock::now();
+  if (o.threads > 0) set_num_threads(o.threads);
+  if (o.quiet) logger().set_level(spdlog::level::err);
+
+  // Everything that can be refused is checked before any output is written.
+  const garments::Pattern pattern = garments::read_garmentcode(o.pattern);
+  avatars::AvatarOptions aopt;
+  aopt.up = parse_up_axis(o.up);
+  const avatars::Avatar body = avatars::load_avatar(o.avatar, aopt);
+  const cloth::Material material = cloth::load_material(o.material);
+  const cloth::IntegratorKind integrator = cloth::parse_integrator(o.integrator);
+  const double t_load = since(t_start);
+
+  const auto t_mesh0 = Clock::now();
+  garments::BuildOptions bopt;
+  bopt.resolution_m = o.resolution_cm / 100.0;
+  bopt.body_height_m = body.height_m;
+  const garments::GarmentBuild build = garments::build_garment(pattern, bopt);
+  for (const auto& w : build.warnings) logger().warn("{}", w);
+  const garments::GarmentMesh& garment = build.mesh;
+  cloth::ClothModel model = cloth::build_cloth_model(garment, material);
+
+  cloth::ContactSettings csettings;
+  csettings.friction = material.friction;
+  csettings.self_collision = o.self_collision;
+  cloth::Contact contact(body.mesh, model, csettings);
+  const int pushed = contact.push_out(model);
+  if (pushed > 0) logger().info("{} cloth vertices started inside or against the body and were pushed out", pushed);
+  const double t_mesh = since(t_mesh0);
+
+  cloth::SimulatorSettings ssettings;
+  ssettings.integrator = integrator;
+  ssettings.temporary_pins =
+      cloth::labelled_particles(model, garment, {"lower_interface", "left_collar", "right_collar", "strapless_top"});
+  ssettings.pin_frames = ssettings.temporary_pins.empty() ? 0 : 90;
+  // Seams close first, without gravity, so the garment does not fall before it is sewn.
+  ssettings.seam_close_speed = 0.5;
+  ssettings.zero_gravity_frames = 60;
+  cloth::Simulator sim(std::move(model), ssettings);
+  if (o.contact) sim.set_contact(&contact);
+
+  ProgressBar bar("drape " + pattern.name, o.max_frames, !o.quiet);
+  std::atomic<bool> cancel{false};
+  Points3 previous = sim.model().x, current = sim.model().x;
+  const auto t_sim0 = Clock::now();
+  const cloth::RunResult run = sim.run(o.max_frames, [&](const cloth::FrameReport& f) {
+    previous.swap(current);
+    current = sim.model().x;
+    char status[96];
+    std::snprintf(status, sizeof status, "frame %d, moving %.1f %%", f.frame, 100 * f.moving_fraction);
+    bar.update(f.frame, status);
+    if (o.time_limit_s > 0 && since(t_start) > o.time_limit_s) cancel = true;
+  }, &cancel);
+  const double t_sim = since(t_sim0);
+  bar.finish(cloth::run_status_name(run.status) + " after " + std::to_string(run.frames) + " frames");
+
+  // Judge the result with the checker, which knows nothing of the simulator.
+  const auto t_write0 = Clock::now();
+  const cloth::ClothModel& m = sim.model();
+  quality::Cloth result;
+  result.V = cloth::garment_positions(m);
+  result.F = garment.F;
+  result.rest = garment.rest;
+  result.seam_pairs = garment.seam_pairs;
+  {
+    Points3 prev(garment.num_vertices(), 3);
+    for (int v = 0; v < garment.num_vertices(); ++v) prev.row(v) = previous.row(m.particle_of_vertex[v]);
+    result.previous = prev;
+  }
+  if (!result.V.allFinite()) throw std::runtime_error("the simulation produced non-finite positions");
+  const quality::Quality q = quality::check(result, body.mesh);
+
+  json failures = json::array();
+  if (run.status == cloth::RunStatus::failed) failures.push_back("simulation_failed");
+  if (q.body_intersections > 0) failures.push_back("body_intersection");
+  if (q.vertices_inside_body > 0) failures.push_back("vertices_inside_body");
+  if (q.self_intersections > 0) failures.push_back("self_intersection");
+  if (!(q.seam_gap_max_m < 1e-3)) failures.push_back("seam_gap");
+  if (!q.is_static.value_or(false)) failures.push_back("not_static");
+  const bool clean = failures.empty();
+
+  fs::create_directories(o.outdir);
+  TriMesh out;
+  out.V = result.V;
+  out.F = garment.F;
+  out.UV = garment.rest;
+  ObjExtras extras;
+  extras.lines = garment.seam_pairs;
+  extras.groups = garment.panel_names;
+  extras.group_of = garment.panel_of_triangle;
+  extras.comment = "tryon drape: '" + pattern.name + "' on '" + body.name + "'\nuv = 2D panel coordinates (m); 'l' = seam pairs";
+  write_obj(fs::path(o.outdir) / "garment.obj", out, extras);
+  if (o.preview) {
+    std::vector<DrawMesh> draw{DrawMesh{&body.mesh.V, &body.mesh.F, {}, {190, 190, 195}, false},
+                               DrawMesh{&out.V, &out.F, {}, {70, 120, 190}, true}};
+    write_png(fs::path(o.outdir) / "preview.png", render_views(draw));
+  }
+  const double t_write = since(t_write0);
+
+  json report = {
+      {"status", clean ? "ok" : "failed"},
+      {"failures", failures},
+      {"pattern", o.pattern},
+      {"avatar", o.avatar},
+      {"mesh", {{"vertices", garment.num_vertices()}, {"triangles", garment.num_triangles()},
+                {"panels", static_cast<int>(pattern.panels.size())}, {"stitches", static_cast<int>(pattern.stitches.size())}}},
+      {"simulation", {{"integrator", cloth::integrator_name(integrator)}, {"dt_s", run.dt}, {"steps", run.steps},
+                      {"frames", run.frames}, {"sim_time_s", run.sim_time}, {"static", q.is_static.value_or(false)}}},
+      {"timings_s", {{"load", t_load}, {"mesh", t_mesh}, {"simulate", t_sim}, {"collision", contact.stats().seconds},
+                     {"write", t_write}, {"total", since(t_start)}}},
+      {"quality", quality_json(q)}};
+  report["material"] = material.name;
+  report["run"] = {{"status", cloth::run_status_name(run.status)}, {"reason", run.reason}, {"rollbacks", run.rollbacks},
+                   {"pushed_out", pushed}, {"body_contacts", contact.stats().body_contacts},
+                   {"self_contacts", contact.stats().self_contacts}, {"failsafe_reverts", contact.stats().failsafe_reverts}};
+  write_file_atomic(fs::path(o.outdir) / "report.json", report.dump(2) + "\n");
+  if (!o.quiet)
+    std::printf("%s: %s in %.1f s (%d frames); body %d, inside %d, self %d, seam gap %.2f mm, strain max %.1f %%\n",
+                pattern.name.c_str(), clean ? "clean" : "NOT clean", since(t_start), run.frames, q.body_intersections,
+                q.vertices_inside_body, q.self_intersections, q.seam_gap_max_m * 1000, 100 * q.strain_max.value_or(0));
+  return clean ? kExitOk : kExitNotClean;
+}
+
+}  // namespace
+
+void add_drape_command(CLI::App& app, std::function<int()>& run) {
+  auto o = std::make_shared<DrapeCommand>();
+  CLI::App* cmd = app.add_subcommand("drape", "sew and drape a garment on a body (exit 0 clean, 1 not clean, 2 bad input)");
+  cmd->add_option("pattern", o->pattern, "GarmentCode specification JSON")->required();
+  cmd->add_option("--avatar", o->avatar, "body mesh")->required();
+  cmd->add_option("-o,--output", o->outdir, "output folder (garment.obj, report.json)")->required();
+  cmd->add_option("--material", o->material, "preset name (see cloth/materials.json) or a JSON file");
+  cmd->add_option("--integrator", o->integrator, "implicit_euler (default) or explicit_euler");
+  cmd->add_option("--threads", o->threads, "threads (default: all cores)")->check(CLI::Range(0, 1024));
+  cmd->add_option("--resolution-cm", o->resolution_cm, "target triangle edge length in cm")->check(CLI::Range(0.2, 50.0));
+  cmd->add_option("--max-frames", o->max_frames, "frame limit (1/60 s each)")->check(CLI::Range(1, 100000));
+  cmd->add_option("--time-limit", o->time_limit_s, "wall-clock limit in seconds (0: none)")->check(CLI::Range(0.0, 1e7));
+  cmd->add_flag("!--no-self-collision", o->self_collision, "skip cloth self-collision");
+  cmd->add_flag("!--no-contact", o->contact, "no body or self contact at all (diagnostics: the cloth alone)");
+  cmd->add_flag("--preview", o->preview, "also write preview.png");
+  cmd->add_flag("--quiet", o->quiet, "no progress bar or summary");
+  add_up_option(*cmd, o->up);
+  cmd->callback([o, &run] { run = [o] { return run_drape(*o); }; });
+}
+
+}  // namespace tryon::apps

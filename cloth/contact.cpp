@@ -1,0 +1,268 @@
+#include "cloth/contact.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "collision/proximity.hpp"
+#include "collision/surface_queries.hpp"
+
+namespace tryon::cloth {
+
+using collision::Aabb;
+using collision::Bvh;
+
+struct Contact::Impl {
+  ContactSettings settings;
+  // Body: static, its tree built once.
+  Points3 body_V;
+  Triangles body_F;
+  collision::MeshTopology body_topo;
+  Bvh<Aabb> body_bvh;
+  Points3 face_normal;    // |F_b|×3 unit outward
+  Points3 vertex_normal;  // |V_b|×3 angle-weighted pseudo-normals [Bærentzen & Aanæs 2005]
+  Points3 edge_normal;    // |E_b|×3 mean of the two face normals
+  Triangles face_neighbour;  // |F_b|×3 triangle across edge k (F(t,k), F(t,k+1)), -1 on a border
+  // Cloth: one tree refitted every step, one swept tree for the continuous tests.
+  Triangles cloth_F;
+  collision::MeshTopology cloth_topo;
+  Bvh<Aabb> cloth_bvh, swept_bvh;
+
+  Impl(const TriMesh& body, const ClothModel& model, const ContactSettings& s)
+      : settings(s), body_V(body.V), body_F(body.F) {
+    body_topo = collision::MeshTopology::build(body_F, static_cast<int>(body_V.rows()));
+    body_bvh.build(body_V, body_F);
+    face_normal = triangle_normals(body_V, body_F);
+    vertex_normal = Points3::Zero(body_V.rows(), 3);
+    for (Eigen::Index f = 0; f < body_F.rows(); ++f)
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 p = body_V.row(body_F(f, k));
+        const Vec3 a = Vec3(body_V.row(body_F(f, (k + 1) % 3))) - p, b = Vec3(body_V.row(body_F(f, (k + 2) % 3))) - p;
+        const double angle = std::atan2(a.cross(b).norm(), a.dot(b));
+        vertex_normal.row(body_F(f, k)) += angle * face_normal.row(f);
+      }
+    vertex_normal.rowwise().normalize();
+    std::map<std::pair<int, int>, int> half;  // directed edge -> triangle
+    for (Eigen::Index f = 0; f < body_F.rows(); ++f)
+      for (int k = 0; k < 3; ++k) half[{body_F(f, k), body_F(f, (k + 1) % 3)}] = static_cast<int>(f);
+    face_neighbour = Triangles::Constant(body_F.rows(), 3, -1);
+    for (Eigen::Index f = 0; f < body_F.rows(); ++f)
+      for (int k = 0; k < 3; ++k) {
+        auto it = half.find({body_F(f, (k + 1) % 3), body_F(f, k)});
+        if (it != half.end()) face_neighbour(f, k) = it->second;
+      }
+    edge_normal = Points3::Zero(body_topo.edges.rows(), 3);
+    for (Eigen::Index f = 0; f < body_F.rows(); ++f)
+      for (int k = 0; k < 3; ++k) edge_normal.row(body_topo.triangle_edges(f, k)) += face_normal.row(f);
+    edge_normal.rowwise().normalize();
+    cloth_F = model.F;
+    cloth_topo = collision::MeshTopology::build(cloth_F, model.num_particles());
+    cloth_bvh.build(model.x, cloth_F);
+    swept_bvh.build(model.x, cloth_F);
+  }
+
+  // Outward normal at a closest point of body triangle t with weights `bary`: the face's normal
+  // inside the face, the edge's or the vertex's pseudo-normal on its border, so that the sign of
+  // (x − point)·n tells inside from outside on a closed body [Bærentzen & Aanæs 2005].
+  Vec3 body_normal_at(int t, const Vec3& bary) const {
+    constexpr double eps = 1e-9;
+    const int nonzero = (bary[0] > eps) + (bary[1] > eps) + (bary[2] > eps);
+    if (nonzero == 3) return face_normal.row(t);
+    if (nonzero == 1) {
+      const int k = bary[0] > eps ? 0 : bary[1] > eps ? 1 : 2;
+      return vertex_normal.row(body_F(t, k));
+    }
+    const int k = bary[2] <= eps ? 0 : bary[0] <= eps ? 1 : 2;  // the edge opposite the zero weight
+    return edge_normal.row(body_topo.triangle_edges(t, k));
+  }
+};
+
+namespace {
+
+// Removes the approaching normal velocity and applies Coulomb friction to the tangential part
+// [Bridson, Fedkiw & Anderson 2002, §7.2]: |Δv_t| ≤ μ |Δv_n|.
+void contact_velocity(Eigen::Ref<Eigen::RowVector3d> v, const Vec3& n, double mu) {
+  const Vec3 vel = v.transpose();
+  const double vn = vel.dot(n);
+  if (vn >= 0) return;
+  Vec3 vt = vel - vn * n;
+  const double t = vt.norm();
+  if (t > 0) vt *= std::max(0.0, 1.0 - mu * (-vn) / t);
+  v = vt.transpose();
+}
+
+}  // namespace
+
+Contact::Contact(const TriMesh& body, const ClothModel& model, const ContactSettings& settings)
+    : impl_(std::make_unique<Impl>(body, model, settings)) {}
+Contact::~Contact() = default;
+
+int Contact::push_out(ClothModel& model) {
+  Impl& m = *impl_;
+  const std::vector<double> w = collision::winding_numbers(model.x, m.body_V, m.body_F, m.body_bvh);
+  int moved = 0;
+  for (int i = 0; i < model.num_particles(); ++i) {
+    const Vec3 x = model.x.row(i);
+    const collision::ClosestPoint c = collision::closest_point(x, m.body_V, m.body_F, m.body_bvh);
+    if (c.triangle < 0) continue;
+    const Vec3 n = m.body_normal_at(c.triangle, c.bary);
+    const bool inside = w[i] >= 0.5;
+    if (!inside && c.distance >= m.settings.thickness) continue;
+    const Vec3 dir = (!inside && c.distance > 1e-12) ? Vec3((x - c.point) / c.distance) : n;
+    model.x.row(i) = (c.point + m.settings.thickness * dir).transpose();
+    model.v.row(i).setZero();
+    ++moved;
+  }
+  m.cloth_bvh.refit(model.x, m.cloth_F);
+  return moved;
+}
+
+void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3& x_new, Points3& v_new, double dt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Impl& m = *impl_;
+  const ContactSettings& s = m.settings;
+  const int n = model.num_particles();
+  auto movable = [&](int i) { return model.inv_mass[i] > 0; };
+
+  // Speed guard: x_new = x_prev + dt v_new for the particles slowed down.
+  double max_disp = 0;
+  for (int i = 0; i < n; ++i) {
+    if (!movable(i)) continue;
+    const double speed = v_new.row(i).norm();
+    if (speed > s.max_speed) {
+      v_new.row(i) *= s.max_speed / speed;
+      x_new.row(i) = x_prev.row(i) + dt * v_new.row(i);
+    }
+    max_disp = std::max(max_disp, (x_new.row(i) - x_prev.row(i)).norm());
+  }
+
+  // 1. Body proximity.
+  m.cloth_bvh.refit(x_new, m.cloth_F);
+  const double reach = s.thickness + std::min(max_disp, 0.05);
+  {
+    const collision::ProximityMesh cloth{x_new, m.cloth_F, m.cloth_topo, m.cloth_bvh};
+    const collision::ProximityMesh body{m.body_V, m.body_F, m.body_topo, m.body_bvh};
+    const collision::ProximityResult prox = collision::proximity(cloth, body, reach);
+    // Cloth vertices near body triangles: the closest hit per vertex decides.
+    for (std::size_t k = 0; k < prox.vertex_triangle.size();) {
+      std::size_t best = k;
+      const int v = prox.vertex_triangle[k].vertex;
+      for (; k < prox.vertex_triangle.size() && prox.vertex_triangle[k].vertex == v; ++k)
+        if (prox.vertex_triangle[k].distance < prox.vertex_triangle[best].distance) best = k;
+      if (!movable(v)) continue;
+      const auto& h = prox.vertex_triangle[best];
+      const Vec3 x = x_new.row(v);
+      const Vec3 nrm = m.body_normal_at(h.triangle, h.bary);
+      const double signed_dist = (x - h.point).dot(nrm);
+      if (signed_dist >= s.thickness) continue;
+      const Vec3 dir = (signed_dist > 1e-12 && h.distance > 1e-12) ? Vec3((x - h.point) / h.distance) : nrm;
+      x_new.row(v) = (h.point + s.thickness * dir).transpose();
+      contact_velocity(v_new.row(v), dir, s.friction);
+      ++stats_.body_contacts;
+    }
+    // Body vertices poking into cloth triangles: push the triangle out along the body normal.
+    // Only pairs closer than the thickness: the sign test is trustworthy only that close.
+    for (const auto& h : prox.triangle_vertex) {
+      if (h.distance >= s.thickness) continue;
+      const Vec3 nrm = m.vertex_normal.row(h.vertex);
+      const double signed_dist = (h.point - Vec3(m.body_V.row(h.vertex))).dot(nrm);
+      if (signed_dist >= s.thickness) continue;
+      const double delta = s.thickness - signed_dist;
+      const double w2 = h.bary.squaredNorm();
+      for (int k = 0; k < 3; ++k) {
+        const int p = m.cloth_F(h.triangle, k);
+        if (!movable(p) || h.bary[k] <= 0) continue;
+        x_new.row(p) += (h.bary[k] * delta / w2) * nrm.transpose();
+        contact_velocity(v_new.row(p), nrm, s.friction);
+      }
+    }
+    // Body edges against cloth edges.
+    for (const auto& h : prox.edge_edge) {
+      if (h.distance >= s.thickness) continue;
+      const Vec3 nrm = m.edge_normal.row(h.edge_b);
+      const double signed_dist = (h.point_a - h.point_b).dot(nrm);
+      if (signed_dist >= s.thickness) continue;
+      const double delta = s.thickness - signed_dist;
+      const double wa = 1 - h.s, wb = h.s, w2 = wa * wa + wb * wb;
+      const int a = m.cloth_topo.edges(h.edge_a, 0), b = m.cloth_topo.edges(h.edge_a, 1);
+      if (movable(a)) x_new.row(a) += (wa * delta / w2) * nrm.transpose(), contact_velocity(v_new.row(a), nrm, s.friction);
+      if (movable(b)) x_new.row(b) += (wb * delta / w2) * nrm.transpose(), contact_velocity(v_new.row(b), nrm, s.friction);
+    }
+  }
+
+  // 2. Self repulsion: inelastic, position and velocity, weighted by inverse mass.
+  if (s.self_collision) {
+    for (int sweep = 0; sweep < s.self_sweeps; ++sweep) {
+      m.cloth_bvh.refit(x_new, m.cloth_F);
+      const collision::ProximityMesh cloth{x_new, m.cloth_F, m.cloth_topo, m.cloth_bvh};
+      const collision::ProximityResult prox = collision::self_proximity(cloth, s.self_thickness);
+      if (prox.vertex_triangle.empty() && prox.edge_edge.empty()) break;
+      // A constraint (Σ w_i x_i)·n ≥ h over up to four particles with weights w_i.
+      auto separate = [&](const int* p, const double* w, int count, const Vec3& nrm, double dist) {
+        double denom = 0;
+        for (int k = 0; k < count; ++k) denom += w[k] * w[k] * model.inv_mass[p[k]];
+        if (denom <= 0) return;
+        const double lambda = (s.self_thickness - dist) / denom;
+        double vrel = 0;
+        for (int k = 0; k < count; ++k) vrel += w[k] * v_new.row(p[k]).dot(nrm);
+        const double impulse = vrel < 0 ? -vrel / denom : 0.0;
+        for (int k = 0; k < count; ++k) {
+          const double im = model.inv_mass[p[k]] * w[k];
+          x_new.row(p[k]) += (lambda * im) * nrm.transpose();
+          v_new.row(p[k]) += (impulse * im) * nrm.transpose();
+        }
+        ++stats_.self_contacts;
+      };
+      for (const auto& h : prox.vertex_triangle) {
+        const int p[4] = {h.vertex, m.cloth_F(h.triangle, 0), m.cloth_F(h.triangle, 1), m.cloth_F(h.triangle, 2)};
+        const double w[4] = {1.0, -h.bary[0], -h.bary[1], -h.bary[2]};
+        separate(p, w, 4, h.normal, h.distance);
+      }
+      for (const auto& h : prox.edge_edge) {
+        const int p[4] = {m.cloth_topo.edges(h.edge_a, 0), m.cloth_topo.edges(h.edge_a, 1),
+                          m.cloth_topo.edges(h.edge_b, 0), m.cloth_topo.edges(h.edge_b, 1)};
+        const double w[4] = {1 - h.s, h.s, -(1 - h.t), -h.t};
+        separate(p, w, 4, h.normal, h.distance);
+      }
+    }
+  }
+
+  // 3. Fail-safe: nothing may pass through the body or the cloth during the step.
+  const collision::MovingMesh body_moving{m.body_V, m.body_V, m.body_F, m.body_topo, m.body_bvh};
+  std::vector<char> reverted(n, 0);
+  for (int round = 0; round < s.failsafe_rounds; ++round) {
+    collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
+    const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh};
+    std::vector<int> involved;
+    const collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
+    for (const auto& h : body_hits.vertex_face) involved.push_back(h.vertex);
+    for (const auto& h : body_hits.face_vertex)
+      for (int k = 0; k < 3; ++k) involved.push_back(m.cloth_F(h.triangle, k));
+    for (const auto& h : body_hits.edge_edge)
+      involved.push_back(m.cloth_topo.edges(h.edge_a, 0)), involved.push_back(m.cloth_topo.edges(h.edge_a, 1));
+    if (s.self_collision) {
+      const collision::ContinuousResult self_hits = collision::continuous_self_collisions(cloth);
+      for (const auto& h : self_hits.vertex_face) {
+        involved.push_back(h.vertex);
+        for (int k = 0; k < 3; ++k) involved.push_back(m.cloth_F(h.triangle, k));
+      }
+      for (const auto& h : self_hits.edge_edge)
+        for (int e : {h.edge_a, h.edge_b})
+          involved.push_back(m.cloth_topo.edges(e, 0)), involved.push_back(m.cloth_topo.edges(e, 1));
+    }
+    int changed = 0;
+    for (int i : involved) {
+      if (x_new.row(i) == x_prev.row(i)) continue;
+      x_new.row(i) = x_prev.row(i);
+      v_new.row(i).setZero();
+      reverted[i] = 1;
+      ++changed;
+    }
+    if (changed == 0) break;
+  }
+  stats_.failsafe_reverts += std::count(reverted.begin(), reverted.end(), 1);
+  stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace tryon::cloth

@@ -1,0 +1,80 @@
+// End-to-end: `tryon drape` on a real pattern and body at a coarse resolution, its report
+// against DESIGN.md's schema, and the independent checker (`tryon check`) on the mesh it wrote.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "run_tryon.hpp"
+#include "test_data.hpp"
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using tryon::test::quoted;
+using tryon::test::run_tryon;
+
+namespace {
+json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  return json::parse(in);
+}
+}  // namespace
+
+TEST(Drape, ReportFollowsTheSchemaAndTheCheckerAgrees) {
+  TRYON_REQUIRE_SHARED("patterns/garmentcode_gpg/templates/skirts/skirt_2_panels.json");
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const fs::path pattern = tryon::test::shared_data() / "patterns/garmentcode_gpg/templates/skirts/skirt_2_panels.json";
+  const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
+  const auto r = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(body) + " -o " + quoted(out) +
+                           " --resolution-cm 4 --max-frames 30 --quiet");
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  const json report = read_json(out / "report.json");
+  // DESIGN.md's report keys, exactly.
+  for (const char* key : {"status", "failures", "pattern", "avatar", "mesh", "simulation", "timings_s", "quality"})
+    EXPECT_TRUE(report.contains(key)) << key;
+  for (const char* key : {"vertices", "triangles", "panels", "stitches"}) EXPECT_TRUE(report["mesh"].contains(key)) << key;
+  for (const char* key : {"integrator", "dt_s", "steps", "frames", "sim_time_s", "static"})
+    EXPECT_TRUE(report["simulation"].contains(key)) << key;
+  for (const char* key : {"load", "mesh", "simulate", "collision", "write", "total"})
+    EXPECT_TRUE(report["timings_s"].contains(key)) << key;
+  for (const char* key : {"body_intersections", "vertices_inside_body", "self_intersections", "seam_gap_max_m",
+                          "strain_max", "strain_mean", "moving_fraction"})
+    EXPECT_TRUE(report["quality"].contains(key)) << key;
+  EXPECT_EQ(report["status"] == "ok", r.code == 0);
+  EXPECT_EQ(report["status"] == "ok", report["failures"].empty());
+  EXPECT_EQ(report["mesh"]["panels"], 2);
+  EXPECT_EQ(report["simulation"]["frames"], 30);
+
+  // The written mesh is finite, and the checker, reading only files, measures the same.
+  const auto c = run_tryon("check " + quoted(out / "garment.obj") + " --avatar " + quoted(body));
+  ASSERT_TRUE(c.code == 0 || c.code == 1) << c.err;
+  const json q = json::parse(c.out)["quality"];
+  const json& rq = report["quality"];
+  EXPECT_EQ(q["body_intersections"], rq["body_intersections"]);
+  EXPECT_EQ(q["vertices_inside_body"], rq["vertices_inside_body"]);
+  EXPECT_EQ(q["self_intersections"], rq["self_intersections"]);
+  EXPECT_NEAR(q["seam_gap_max_m"].get<double>(), rq["seam_gap_max_m"].get<double>(), 1e-6);
+  EXPECT_NEAR(q["strain_max"].get<double>(), rq["strain_max"].get<double>(), 1e-5);
+  EXPECT_TRUE(std::isfinite(q["strain_mean"].get<double>()));
+  fs::remove_all(out);
+}
+
+TEST(Drape, BadInputWritesNothing) {
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_bad_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
+  const fs::path shirt = tryon::test::assets() / "patterns/shirt_mean_specification.json";
+  for (const std::string& args :
+       {"drape " + quoted(out / "missing.json") + " --avatar " + quoted(body) + " -o " + quoted(out),
+        "drape " + quoted(shirt) + " --avatar " + quoted(out / "missing.obj") + " -o " + quoted(out),
+        "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --material velvet_unicorn",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --integrator magic",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body)}) {
+    const auto r = run_tryon(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+    EXPECT_FALSE(fs::exists(out)) << args;
+  }
+}
