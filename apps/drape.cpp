@@ -39,6 +39,7 @@ struct DrapeCommand {
   double time_limit_s = 0;
   bool self_collision = true;
   bool contact = true;
+  std::string seams = "sew";
   bool preview = false;
   bool quiet = false;
 };
@@ -66,12 +67,22 @@ int run_drape(const DrapeCommand& o) {
   const garments::GarmentBuild build = garments::build_garment(pattern, bopt);
   for (const auto& w : build.warnings) logger().warn("{}", w);
   const garments::GarmentMesh& garment = build.mesh;
-  cloth::ClothModel model = cloth::build_cloth_model(garment, material);
+  // Seams: "sew" keeps the panels apart and pulls the seam pairs together while the body
+  // holds the cloth out (the start is then free of intersections); "merge" joins them at
+  // once at their mean position, as GarmentCode does.
+  cloth::ModelOptions mopt;
+  mopt.merge_seams = o.seams == "merge";
+  cloth::ClothModel model = cloth::build_cloth_model(garment, material, mopt);
+  Segments seam_particles(mopt.merge_seams ? 0 : garment.seam_pairs.rows(), 2);
+  for (Eigen::Index i = 0; i < seam_particles.rows(); ++i)
+    seam_particles.row(i) << model.particle_of_vertex[garment.seam_pairs(i, 0)],
+        model.particle_of_vertex[garment.seam_pairs(i, 1)];
 
   cloth::ContactSettings csettings;
   csettings.friction = material.friction;
   csettings.self_collision = o.self_collision;
-  cloth::Contact contact(body.mesh, model, csettings);
+  csettings.sewing_speed = 0.5;
+  cloth::Contact contact(body.mesh, model, csettings, seam_particles);
   const int pushed = contact.push_out(model);
   if (pushed > 0) logger().info("{} cloth vertices started inside or against the body and were pushed out", pushed);
   const double t_mesh = since(t_mesh0);
@@ -81,24 +92,57 @@ int run_drape(const DrapeCommand& o) {
   ssettings.temporary_pins =
       cloth::labelled_particles(model, garment, {"lower_interface", "left_collar", "right_collar", "strapless_top"});
   ssettings.pin_frames = ssettings.temporary_pins.empty() ? 0 : 90;
-  // Seams close first, without gravity, so the garment does not fall before it is sewn.
   ssettings.seam_close_speed = 0.5;
-  ssettings.zero_gravity_frames = 60;
-  cloth::Simulator sim(std::move(model), ssettings);
-  if (o.contact) sim.set_contact(&contact);
+  ssettings.zero_gravity_frames = mopt.merge_seams ? 60 : 0;
 
   ProgressBar bar("drape " + pattern.name, o.max_frames, !o.quiet);
   std::atomic<bool> cancel{false};
-  Points3 previous = sim.model().x, current = sim.model().x;
-  const auto t_sim0 = Clock::now();
-  const cloth::RunResult run = sim.run(o.max_frames, [&](const cloth::FrameReport& f) {
-    previous.swap(current);
-    current = sim.model().x;
-    char status[96];
-    std::snprintf(status, sizeof status, "frame %d, moving %.1f %%", f.frame, 100 * f.moving_fraction);
-    bar.update(f.frame, status);
+  Points3 previous = model.x, current = model.x;
+  int frames_done = 0;
+  auto on_frame = [&](const cloth::FrameReport& f, const char* phase, const Points3& x) {
+    previous = current;
+    current = x;
+    char status[128];
+    std::snprintf(status, sizeof status, "%s, frame %d, moving %.1f %%", phase, frames_done + f.frame,
+                  100 * f.moving_fraction);
+    bar.update(frames_done + f.frame, status);
     if (o.time_limit_s > 0 && since(t_start) > o.time_limit_s) cancel = true;
+  };
+  const auto t_sim0 = Clock::now();
+  cloth::RunResult run, sewing_run;
+  // Phase 1, sewing: no gravity and no self-collision (the panels' edges must meet), until
+  // every seam pair is closed or the sewing budget is spent.
+  if (!mopt.merge_seams && seam_particles.rows() > 0) {
+    cloth::SimulatorSettings sewing = ssettings;
+    sewing.gravity = Vec3::Zero();
+    sewing.min_frames = 1000000;  // never "static": sewing ends when the seams are closed
+    contact.set_self_collision(false);
+    contact.set_friction(0.0);
+    cloth::Simulator sew(std::move(model), sewing);
+    if (o.contact) sew.set_contact(&contact);
+    std::atomic<bool> sewn{false};
+    const int sew_frames = std::min(o.max_frames / 2, 240);
+    sewing_run = sew.run(sew_frames, [&](const cloth::FrameReport& f) {
+      on_frame(f, "sewing", sew.model().x);
+      if (contact.closed_seam_pairs() == contact.num_seam_pairs() || cancel) sewn = true;
+    }, &sewn);
+    frames_done = sewing_run.frames;
+    model = sew.model();
+    model.v.setZero();
+    logger().info("sewing: {} of {} seam pairs closed after {} frames, gap {:.1f} mm", contact.closed_seam_pairs(),
+                  contact.num_seam_pairs(), sewing_run.frames, 1000 * contact.seam_gap(model.x));
+    contact.set_self_collision(o.self_collision);
+    contact.set_friction(material.friction);
+  }
+  // Phase 2, drape: gravity, self-collision, until static or the frame limit.
+  cloth::Simulator sim(std::move(model), ssettings);
+  if (o.contact) sim.set_contact(&contact);
+  run = sim.run(std::max(1, o.max_frames - frames_done), [&](const cloth::FrameReport& f) {
+    on_frame(f, "drape", sim.model().x);
   }, &cancel);
+  run.frames += frames_done;
+  run.steps += sewing_run.steps;
+  run.sim_time += sewing_run.sim_time;
   const double t_sim = since(t_sim0);
   bar.finish(cloth::run_status_name(run.status) + " after " + std::to_string(run.frames) + " frames");
 
@@ -184,6 +228,8 @@ void add_drape_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--max-frames", o->max_frames, "frame limit (1/60 s each)")->check(CLI::Range(1, 100000));
   cmd->add_option("--time-limit", o->time_limit_s, "wall-clock limit in seconds (0: none)")->check(CLI::Range(0.0, 1e7));
   cmd->add_flag("!--no-self-collision", o->self_collision, "skip cloth self-collision");
+  cmd->add_option("--seams", o->seams, "sew (pull seams shut around the body, default) or merge (join at once)")
+      ->check(CLI::IsMember({"sew", "merge"}));
   cmd->add_flag("!--no-contact", o->contact, "no body or self contact at all (diagnostics: the cloth alone)");
   cmd->add_flag("--preview", o->preview, "also write preview.png");
   cmd->add_flag("--quiet", o->quiet, "no progress bar or summary");

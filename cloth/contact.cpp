@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <initializer_list>
 #include <map>
 
 #include "collision/proximity.hpp"
@@ -28,9 +29,13 @@ struct Contact::Impl {
   Triangles cloth_F;
   collision::MeshTopology cloth_topo;
   Bvh<Aabb> cloth_bvh, swept_bvh;
+  // Sewing.
+  Segments seams;                         // |S|×2 particle pairs
+  std::vector<char> seam_closed;          // |S|
+  std::vector<std::vector<int>> partners;  // per particle: the particles it is sewn to
 
-  Impl(const TriMesh& body, const ClothModel& model, const ContactSettings& s)
-      : settings(s), body_V(body.V), body_F(body.F) {
+  Impl(const TriMesh& body, const ClothModel& model, const ContactSettings& s, const Segments& seam_pairs)
+      : settings(s), body_V(body.V), body_F(body.F), seams(seam_pairs) {
     body_topo = collision::MeshTopology::build(body_F, static_cast<int>(body_V.rows()));
     body_bvh.build(body_V, body_F);
     face_normal = triangle_normals(body_V, body_F);
@@ -56,10 +61,32 @@ struct Contact::Impl {
     for (Eigen::Index f = 0; f < body_F.rows(); ++f)
       for (int k = 0; k < 3; ++k) edge_normal.row(body_topo.triangle_edges(f, k)) += face_normal.row(f);
     edge_normal.rowwise().normalize();
+    seam_closed.assign(seams.rows(), 0);
+    partners.resize(model.num_particles());
+    for (Eigen::Index i = 0; i < seams.rows(); ++i) {
+      partners[seams(i, 0)].push_back(seams(i, 1));
+      partners[seams(i, 1)].push_back(seams(i, 0));
+    }
     cloth_F = model.F;
     cloth_topo = collision::MeshTopology::build(cloth_F, model.num_particles());
     cloth_bvh.build(model.x, cloth_F);
     swept_bvh.build(model.x, cloth_F);
+  }
+
+  // Whether particles a and b are sewn together (or are the same particle).
+  bool sewn(int a, int b) const {
+    if (a == b) return true;
+    for (int p : partners[a])
+      if (p == b) return true;
+    return false;
+  }
+  // Whether any particle of `p` is sewn to any of `q`: such pairs meet by design at a seam.
+  bool across_seam(std::initializer_list<int> p, std::initializer_list<int> q) const {
+    if (seams.rows() == 0) return false;
+    for (int a : p)
+      for (int b : q)
+        if (sewn(a, b)) return true;
+    return false;
   }
 
   // Outward normal at a closest point of body triangle t with weights `bary`: the face's normal
@@ -94,8 +121,26 @@ void contact_velocity(Eigen::Ref<Eigen::RowVector3d> v, const Vec3& n, double mu
 
 }  // namespace
 
-Contact::Contact(const TriMesh& body, const ClothModel& model, const ContactSettings& settings)
-    : impl_(std::make_unique<Impl>(body, model, settings)) {}
+Contact::Contact(const TriMesh& body, const ClothModel& model, const ContactSettings& settings,
+                 const Segments& seams)
+    : impl_(std::make_unique<Impl>(body, model, settings, seams)) {}
+
+double Contact::seam_gap(ConstRef<Points3> x) const {
+  double gap = 0;
+  for (Eigen::Index i = 0; i < impl_->seams.rows(); ++i)
+    gap = std::max(gap, (x.row(impl_->seams(i, 0)) - x.row(impl_->seams(i, 1))).norm());
+  return gap;
+}
+
+void Contact::set_self_collision(bool on) { impl_->settings.self_collision = on; }
+
+void Contact::set_friction(double mu) { impl_->settings.friction = mu; }
+
+int Contact::num_seam_pairs() const { return static_cast<int>(impl_->seams.rows()); }
+
+int Contact::closed_seam_pairs() const {
+  return static_cast<int>(std::count(impl_->seam_closed.begin(), impl_->seam_closed.end(), 1));
+}
 Contact::~Contact() = default;
 
 int Contact::push_out(ClothModel& model) {
@@ -121,7 +166,7 @@ int Contact::push_out(ClothModel& model) {
 void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3& x_new, Points3& v_new, double dt) {
   const auto t0 = std::chrono::steady_clock::now();
   Impl& m = *impl_;
-  const ContactSettings& s = m.settings;
+  const ContactSettings s = m.settings;
   const int n = model.num_particles();
   auto movable = [&](int i) { return model.inv_mass[i] > 0; };
 
@@ -135,6 +180,30 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       x_new.row(i) = x_prev.row(i) + dt * v_new.row(i);
     }
     max_disp = std::max(max_disp, (x_new.row(i) - x_prev.row(i)).norm());
+  }
+
+  // 0. Sewing: pull open pairs together (at most sewing_speed), hold closed pairs together.
+  //    The moved positions carry their velocity (PBD-style), so the springs follow.
+  for (Eigen::Index k = 0; k < m.seams.rows(); ++k) {
+    const int a = m.seams(k, 0), b = m.seams(k, 1);
+    const Vec3 d = x_new.row(b) - x_new.row(a);
+    const double len = d.norm();
+    if (len < s.sew_distance) m.seam_closed[k] = 1;
+    const double wa = model.inv_mass[a], wb = model.inv_mass[b];
+    if (wa + wb <= 0 || len == 0) continue;
+    const double move = m.seam_closed[k] ? len : std::min(len, s.sewing_speed * dt);
+    const Vec3 step = d / len * move;
+    const Vec3 da = step * (wa / (wa + wb)), db = -step * (wb / (wa + wb));
+    x_new.row(a) += da.transpose();
+    x_new.row(b) += db.transpose();
+    if (m.seam_closed[k]) {
+      const Vec3 v = (v_new.row(a) * (wb / (wa + wb)) + v_new.row(b) * (wa / (wa + wb))).transpose();
+      v_new.row(a) = v.transpose();
+      v_new.row(b) = v.transpose();
+    } else {
+      v_new.row(a) += (da / dt).transpose();
+      v_new.row(b) += (db / dt).transpose();
+    }
   }
 
   // 1. Body proximity.
@@ -216,12 +285,14 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       };
       for (const auto& h : prox.vertex_triangle) {
         const int p[4] = {h.vertex, m.cloth_F(h.triangle, 0), m.cloth_F(h.triangle, 1), m.cloth_F(h.triangle, 2)};
+        if (m.across_seam({p[0]}, {p[1], p[2], p[3]})) continue;
         const double w[4] = {1.0, -h.bary[0], -h.bary[1], -h.bary[2]};
         separate(p, w, 4, h.normal, h.distance);
       }
       for (const auto& h : prox.edge_edge) {
         const int p[4] = {m.cloth_topo.edges(h.edge_a, 0), m.cloth_topo.edges(h.edge_a, 1),
                           m.cloth_topo.edges(h.edge_b, 0), m.cloth_topo.edges(h.edge_b, 1)};
+        if (m.across_seam({p[0], p[1]}, {p[2], p[3]})) continue;
         const double w[4] = {1 - h.s, h.s, -(1 - h.t), -h.t};
         separate(p, w, 4, h.normal, h.distance);
       }
@@ -244,12 +315,18 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     if (s.self_collision) {
       const collision::ContinuousResult self_hits = collision::continuous_self_collisions(cloth);
       for (const auto& h : self_hits.vertex_face) {
+        if (m.across_seam({h.vertex}, {m.cloth_F(h.triangle, 0), m.cloth_F(h.triangle, 1), m.cloth_F(h.triangle, 2)}))
+          continue;
         involved.push_back(h.vertex);
         for (int k = 0; k < 3; ++k) involved.push_back(m.cloth_F(h.triangle, k));
       }
-      for (const auto& h : self_hits.edge_edge)
+      for (const auto& h : self_hits.edge_edge) {
+        const int a0 = m.cloth_topo.edges(h.edge_a, 0), a1 = m.cloth_topo.edges(h.edge_a, 1);
+        const int b0 = m.cloth_topo.edges(h.edge_b, 0), b1 = m.cloth_topo.edges(h.edge_b, 1);
+        if (m.across_seam({a0, a1}, {b0, b1})) continue;
         for (int e : {h.edge_a, h.edge_b})
           involved.push_back(m.cloth_topo.edges(e, 0)), involved.push_back(m.cloth_topo.edges(e, 1));
+      }
     }
     int changed = 0;
     for (int i : involved) {

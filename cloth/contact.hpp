@@ -4,6 +4,7 @@
 // is refitted bottom-up every step [the try-on paper].
 //
 // Per step, on the candidate positions x_new (from x_prev, which is intersection-free):
+//  0. sewing: open seam pairs are pulled together (capped), closed ones held together;
 //  1. body proximity within thickness + the step's largest displacement: cloth vertices are
 //     put back outside at `thickness` along the body normal, their inward normal velocity
 //     removed and their tangential velocity reduced by Coulomb friction [Bridson, Fedkiw &
@@ -25,12 +26,17 @@
 namespace tryon::cloth {
 
 struct ContactSettings {
+  // Sewing (with open seams, ModelOptions::merge_seams = false): every seam pair is pulled
+  // together at sewing_speed at most, like a sewing spring with a capped force, and held
+  // together once closer than sew_distance.
+  double sewing_speed = 0.25;      ///< m/s
+  double sew_distance = 1e-3;      ///< m
   double thickness = 2.5e-3;       ///< cloth–body distance kept (m)
   double self_thickness = 1.5e-3;  ///< cloth–cloth distance kept (m)
   double friction = 0.45;          ///< Coulomb coefficient against the body
   bool self_collision = true;
   int self_sweeps = 3;
-  int failsafe_rounds = 0;
+  int failsafe_rounds = 8;
   double max_speed = 2.0;          ///< m/s: faster particles are slowed (a numerical guard)
 };
 
@@ -45,7 +51,10 @@ struct ContactStats {
 class Contact : public ContactStage {
  public:
   /// @param[in] body  the body (metres, the cloth's frame); its tree is built here, once
-  Contact(const TriMesh& body, const ClothModel& model, const ContactSettings& settings = {});
+  /// @param[in] seams |S|×2 particle pairs to sew (empty when the model merged its seams);
+  ///                  sewn particles do not repel each other or their neighbours across the seam
+  Contact(const TriMesh& body, const ClothModel& model, const ContactSettings& settings = {},
+          const Segments& seams = {});
   ~Contact() override;
 
   void resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3& x_new, Points3& v_new,
@@ -56,6 +65,15 @@ class Contact : public ContactStage {
   int push_out(ClothModel& model);
 
   const ContactStats& stats() const { return stats_; }
+  /// Turns self-collision on or off (off while sewing: the panels' edges must meet).
+  void set_self_collision(bool on);
+  /// Sets the Coulomb coefficient against the body (0 while sewing: panels slide into place).
+  void set_friction(double mu);
+  int num_seam_pairs() const;
+  /// Largest distance between the particles of a seam pair now (0 without seams).
+  double seam_gap(ConstRef<Points3> x) const;
+  /// Seam pairs closer than sew_distance (held together).
+  int closed_seam_pairs() const;
 
  private:
   struct Impl;
