@@ -1,0 +1,210 @@
+#include "collision/normal_cone.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <cstdint>
+#include <numeric>
+
+namespace tryon::collision {
+namespace {
+
+double angle_between(const Vec3& a, const Vec3& b) {
+  return std::atan2(a.cross(b).norm(), a.dot(b));
+}
+
+Vec3 tri_normal(ConstRef<Points3> V, ConstRef<Triangles> F, int t) {
+  const Vec3 a = V.row(F(t, 0)), b = V.row(F(t, 1)), c = V.row(F(t, 2));
+  return (b - a).cross(c - a);
+}
+
+NormalCone leaf_cone(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tris, int n) {
+  NormalCone cone;
+  for (int i = 0; i < n; ++i) cone.sum += tri_normal(V, F, tris[i]);
+  const double len = cone.sum.norm();
+  if (len == 0) return cone;
+  cone.axis = cone.sum / len;
+  cone.half_angle = 0;
+  if (n == 1) return cone;
+  for (int i = 0; i < n; ++i) {
+    const Vec3 nrm = tri_normal(V, F, tris[i]);
+    if (nrm.squaredNorm() == 0) {  // a zero-area triangle has no normal: no cone
+      cone.half_angle = 2 * std::numbers::pi;
+      return cone;
+    }
+    cone.half_angle = std::max(cone.half_angle, angle_between(cone.axis, nrm));
+  }
+  return cone;
+}
+
+struct Edge2 {
+  int v0, v1;
+  double xmin, xmax;
+};
+
+}  // namespace
+
+template <class BV>
+std::vector<NormalCone> normal_cones(const Bvh<BV>& bvh, ConstRef<Points3> V, ConstRef<Triangles> F) {
+  const auto& nodes = bvh.nodes();
+  std::vector<NormalCone> cones(nodes.size());
+  for (int i = static_cast<int>(nodes.size()) - 1; i >= 0; --i) {
+    const auto& node = nodes[i];
+    if (node.is_leaf()) {
+      cones[i] = leaf_cone(V, F, bvh.primitives().data() + node.begin, node.end - node.begin);
+      continue;
+    }
+    const NormalCone& l = cones[i + 1];
+    const NormalCone& r = cones[node.right];
+    NormalCone c;
+    c.sum = l.sum + r.sum;
+    const double len = c.sum.norm();
+    if (len > 0 && l.half_angle <= std::numbers::pi && r.half_angle <= std::numbers::pi) {
+      c.axis = c.sum / len;
+      c.half_angle = std::max(angle_between(c.axis, l.axis) + l.half_angle,
+                              angle_between(c.axis, r.axis) + r.half_angle);
+    }
+    cones[i] = c;
+  }
+  return cones;
+}
+
+namespace {
+
+// The contour must be one closed loop whose projection on the plane orthogonal to `axis` has no
+// two non-adjacent edges touching (sweep over x-intervals).
+bool simple_projected_loop(ConstRef<Points3> V, const std::vector<std::array<int, 2>>& contour,
+                           const Vec3& axis, int max_contour_edges) {
+  if (contour.empty() || static_cast<int>(contour.size()) > max_contour_edges) return false;
+  // One closed loop: every contour vertex has degree 2 and a walk visits every edge.
+  std::vector<std::pair<int, int>> incid;  // (vertex, edge)
+  for (int e = 0; e < static_cast<int>(contour.size()); ++e) {
+    incid.push_back({contour[e][0], e});
+    incid.push_back({contour[e][1], e});
+  }
+  std::sort(incid.begin(), incid.end());
+  for (std::size_t i = 0; i < incid.size(); i += 2)
+    if (i + 1 >= incid.size() || incid[i].first != incid[i + 1].first ||
+        (i + 2 < incid.size() && incid[i + 2].first == incid[i].first))
+      return false;
+  {
+    auto other_edge = [&](int v, int e) {
+      const auto it = std::lower_bound(incid.begin(), incid.end(), std::make_pair(v, -1));
+      return it->second == e ? (it + 1)->second : it->second;
+    };
+    int e = 0, v = contour[0][1], steps = 1;
+    while (v != contour[0][0]) {
+      e = other_edge(v, e);
+      v = contour[e][0] == v ? contour[e][1] : contour[e][0];
+      if (++steps > static_cast<int>(contour.size())) return false;
+    }
+    if (steps != static_cast<int>(contour.size())) return false;  // several loops
+  }
+  // Project on the plane orthogonal to the axis and look for touching non-adjacent edges
+  // (sweep over x-intervals).
+  const Vec3 u = axis.unitOrthogonal(), w = axis.cross(u);
+  auto p2 = [&](int v) { return Eigen::Vector2d(u.dot(V.row(v)), w.dot(V.row(v))); };
+  std::vector<Edge2> es;
+  es.reserve(contour.size());
+  for (const auto& c : contour) {
+    const double x0 = p2(c[0]).x(), x1 = p2(c[1]).x();
+    es.push_back({c[0], c[1], std::min(x0, x1), std::max(x0, x1)});
+  }
+  std::sort(es.begin(), es.end(), [](const Edge2& a, const Edge2& b) { return a.xmin < b.xmin; });
+  for (std::size_t i = 0; i < es.size(); ++i)
+    for (std::size_t j = i + 1; j < es.size() && es[j].xmin <= es[i].xmax; ++j) {
+      const Edge2 &a = es[i], &b = es[j];
+      if (a.v0 == b.v0 || a.v0 == b.v1 || a.v1 == b.v0 || a.v1 == b.v1) continue;
+      const Vec3 pa(p2(a.v0).x(), p2(a.v0).y(), 0), qa(p2(a.v1).x(), p2(a.v1).y(), 0);
+      const Vec3 pb(p2(b.v0).x(), p2(b.v0).y(), 0), qb(p2(b.v1).x(), p2(b.v1).y(), 0);
+      if (segment_segment_intersect(pa, qa, pb, qb)) return false;
+    }
+  return true;
+}
+
+}  // namespace
+
+bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tris, int n,
+                       const Vec3& axis, int max_contour_edges) {
+  // Undirected edges with their use count inside the region: key = (min << 32 | max), slot.
+  std::vector<std::pair<std::uint64_t, int>> edges;
+  edges.reserve(3 * n);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k) {
+      const int a = F(tris[i], k), b = F(tris[i], (k + 1) % 3);
+      if (a == b) return false;
+      const auto lo = static_cast<std::uint64_t>(std::min(a, b)), hi = static_cast<std::uint64_t>(std::max(a, b));
+      edges.push_back({lo << 32 | hi, i});
+    }
+  std::sort(edges.begin(), edges.end());
+  // Union-find over the region's triangles through shared (interior) edges.
+  std::vector<int> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  std::vector<std::array<int, 2>> contour;
+  for (std::size_t i = 0; i < edges.size();) {
+    std::size_t j = i;
+    while (j < edges.size() && edges[j].first == edges[i].first) ++j;
+    const std::size_t count = j - i;
+    if (count > 2) return false;  // non-manifold
+    if (count == 1)
+      contour.push_back({static_cast<int>(edges[i].first >> 32), static_cast<int>(edges[i].first & 0xffffffffu)});
+    else
+      parent[find(edges[i].second)] = find(edges[i + 1].second);
+    i = j;
+  }
+  for (int i = 1; i < n; ++i)
+    if (find(i) != find(0)) return false;  // not connected
+  return simple_projected_loop(V, contour, axis, max_contour_edges);
+}
+
+bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tris, int n,
+                       const Vec3& axis, const MeshTopology& topo, int max_contour_edges) {
+  // O(n) with the mesh's edge ids: per edge, the first region triangle using it (-1 unseen,
+  // -2 two triangles). A per-thread scratch array, reset before returning.
+  thread_local std::vector<int> first;
+  const auto num_edges = static_cast<std::size_t>(topo.edges.rows());
+  if (first.size() < num_edges) first.assign(num_edges, -1);
+  std::vector<int> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  bool manifold = true;
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k) {
+      if (F(tris[i], k) == F(tris[i], (k + 1) % 3)) manifold = false;
+      int& f = first[topo.triangle_edges(tris[i], k)];
+      if (f == -1) f = i;
+      else if (f >= 0) {
+        parent[find(i)] = find(f);
+        f = -2;
+      } else {
+        manifold = false;  // a third triangle on one edge
+      }
+    }
+  std::vector<std::array<int, 2>> contour;
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k) {
+      const int e = topo.triangle_edges(tris[i], k);
+      if (first[e] >= 0) contour.push_back({topo.edges(e, 0), topo.edges(e, 1)});
+    }
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k) first[topo.triangle_edges(tris[i], k)] = -1;
+  if (!manifold) return false;
+  for (int i = 1; i < n; ++i)
+    if (find(i) != find(0)) return false;  // not connected
+  return simple_projected_loop(V, contour, axis, max_contour_edges);
+}
+
+template std::vector<NormalCone> normal_cones(const Bvh<Aabb>&, ConstRef<Points3>, ConstRef<Triangles>);
+template std::vector<NormalCone> normal_cones(const Bvh<Sphere>&, ConstRef<Points3>, ConstRef<Triangles>);
+template std::vector<NormalCone> normal_cones(const Bvh<Obb>&, ConstRef<Points3>, ConstRef<Triangles>);
+template std::vector<NormalCone> normal_cones(const Bvh<SphereObb>&, ConstRef<Points3>, ConstRef<Triangles>);
+template std::vector<NormalCone> normal_cones(const Bvh<SAabb>&, ConstRef<Points3>, ConstRef<Triangles>);
+
+}  // namespace tryon::collision

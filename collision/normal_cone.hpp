@@ -1,0 +1,39 @@
+#pragma once
+// Self-collision culling with normal cones [Volino & Magnenat-Thalmann 1994, "Efficient
+// self-collision detection on smoothly discretized surface animations using geometrical shape
+// regularity"]: a connected surface region whose normals all lie within a cone of half-angle
+// below 90° (so some direction sees every triangle from its front side), and whose contour,
+// projected on the plane orthogonal to that direction, does not cross itself, cannot
+// self-intersect.
+#include <vector>
+
+#include "collision/bvh.hpp"
+#include "collision/topology.hpp"
+
+namespace tryon::collision {
+
+/// A cone of unit normals: every normal n satisfies angle(n, axis) <= half_angle (radians).
+struct NormalCone {
+  Vec3 axis = Vec3::UnitZ();
+  double half_angle = 3.2;  ///< > π: no cone (degenerate triangles or opposite normals)
+  Vec3 sum = Vec3::Zero();  ///< area-weighted normal sum of the region (axis = sum / |sum|)
+};
+
+/// Cones of every node of a BVH, bottom-up: leaves from their triangles' normals, internal nodes
+/// by merging the children's cones (axis = direction of the summed area-weighted normals,
+/// half-angle = max over children of angle(axis, child axis) + child half-angle).
+/// @return one cone per node, in node order.
+template <class BV>
+std::vector<NormalCone> normal_cones(const Bvh<BV>& bvh, ConstRef<Points3> V, ConstRef<Triangles> F);
+
+/// Contour test for triangles tris[0..n): true when the triangles are edge-connected and
+/// manifold, their boundary edges form one closed loop, and that loop projected on the plane
+/// orthogonal to `axis` is a simple polygon (no two non-adjacent contour edges touch).
+/// Returns false (do not cull) for regions whose contour is longer than `max_contour_edges`.
+bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tris, int n,
+                       const Vec3& axis, int max_contour_edges = 4096);
+/// The same test in O(n) with the mesh's edge ids (no sort); same answer.
+bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tris, int n,
+                       const Vec3& axis, const MeshTopology& topo, int max_contour_edges = 4096);
+
+}  // namespace tryon::collision

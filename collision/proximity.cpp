@@ -1,0 +1,323 @@
+#include "collision/proximity.hpp"
+
+#include <algorithm>
+
+#include "collision/traverse.hpp"
+#include "core/trimesh.hpp"
+
+namespace tryon::collision {
+
+void refit_swept(Bvh<Aabb>& bvh, ConstRef<Points3> V0, ConstRef<Points3> V1, ConstRef<Triangles> F) {
+  bvh.refit_with([&](const int* tris, int n) {
+    Aabb box = Aabb::fit(V0, F, tris, n);
+    box.extend(Aabb::fit(V1, F, tris, n));
+    return box;
+  });
+}
+
+namespace {
+
+struct NodePair {
+  int a, b;
+};
+
+// Descends the pair trees with boxes inflated by `margin`; leaf(i, j, out) sees every triangle pair
+// (i of A, j of B) whose boxes are within margin; self: unordered pairs i != j, each once.
+template <class Out, class Leaf>
+std::vector<Out> pair_traversal(const Bvh<Aabb>& A, const Bvh<Aabb>& B, double margin, bool self,
+                                Leaf&& leaf) {
+  if (A.empty() || B.empty()) return {};
+  auto expand = [&](const NodePair& t, std::vector<NodePair>& children, Out& out) {
+    const auto& na = A.nodes()[t.a];
+    if (self && t.a == t.b) {
+      if (na.is_leaf()) {
+        for (int p = na.begin; p < na.end; ++p)
+          for (int q = p + 1; q < na.end; ++q) leaf(A.primitives()[p], A.primitives()[q], out);
+        return;
+      }
+      children.push_back({t.a + 1, t.a + 1});
+      children.push_back({na.right, na.right});
+      children.push_back({t.a + 1, na.right});
+      return;
+    }
+    const auto& nb = B.nodes()[t.b];
+    if (!overlap(na.bv, nb.bv, margin)) return;
+    if (na.is_leaf() && nb.is_leaf()) {
+      for (int p = na.begin; p < na.end; ++p)
+        for (int q = nb.begin; q < nb.end; ++q) leaf(A.primitives()[p], B.primitives()[q], out);
+      return;
+    }
+    const bool descend_a = !na.is_leaf() && (nb.is_leaf() || na.end - na.begin >= nb.end - nb.begin);
+    if (descend_a) {
+      children.push_back({t.a + 1, t.b});
+      children.push_back({na.right, t.b});
+    } else {
+      children.push_back({t.a, t.b + 1});
+      children.push_back({t.a, nb.right});
+    }
+  };
+  return detail::depth_first_tasks<Out>(NodePair{0, 0}, expand);
+}
+
+bool vertex_in_triangle(const Triangles& F, int v, int t) {
+  return F(t, 0) == v || F(t, 1) == v || F(t, 2) == v;
+}
+
+bool edges_share_vertex(const Segments& E, int a, int b) {
+  return E(a, 0) == E(b, 0) || E(a, 0) == E(b, 1) || E(a, 1) == E(b, 0) || E(a, 1) == E(b, 1);
+}
+
+bool vt_hit(const Points3& VP, int v, const Points3& VT, const Triangles& FT, int t, double d,
+            VertexTriangleHit& hit) {
+  const Vec3 p = VP.row(v);
+  const Vec3 a = VT.row(FT(t, 0)), b = VT.row(FT(t, 1)), c = VT.row(FT(t, 2));
+  Vec3 w;
+  const Vec3 x = closest_point_triangle(p, a, b, c, &w);
+  const double dist = (p - x).norm();
+  if (!(dist < d)) return false;
+  hit.vertex = v;
+  hit.triangle = t;
+  hit.distance = dist;
+  hit.bary = w;
+  hit.point = x;
+  if (dist > 0) hit.normal = (p - x) / dist;
+  else {
+    const Vec3 n = (b - a).cross(c - a);
+    hit.normal = n.squaredNorm() > 0 ? Vec3(n.normalized()) : Vec3::Zero();
+  }
+  return true;
+}
+
+bool ee_hit(const Points3& VA, const Segments& EA, int ea, const Points3& VB, const Segments& EB, int eb,
+            double d, EdgeEdgeHit& hit) {
+  const Vec3 a0 = VA.row(EA(ea, 0)), a1 = VA.row(EA(ea, 1)), b0 = VB.row(EB(eb, 0)), b1 = VB.row(EB(eb, 1));
+  double s, t;
+  Vec3 pa, pb;
+  const double d2 = closest_points_segments(a0, a1, b0, b1, &s, &t, &pa, &pb);
+  if (!(d2 < d * d)) return false;
+  hit.edge_a = ea;
+  hit.edge_b = eb;
+  hit.distance = std::sqrt(d2);
+  hit.s = s;
+  hit.t = t;
+  hit.point_a = pa;
+  hit.point_b = pb;
+  if (hit.distance > 0) hit.normal = (pa - pb) / hit.distance;
+  else {
+    const Vec3 n = (a1 - a0).cross(b1 - b0);
+    hit.normal = n.squaredNorm() > 0 ? Vec3(n.normalized()) : Vec3::Zero();
+  }
+  return true;
+}
+
+EdgeEdgeHit swapped(const EdgeEdgeHit& h) {
+  EdgeEdgeHit s = h;
+  std::swap(s.edge_a, s.edge_b);
+  std::swap(s.s, s.t);
+  std::swap(s.point_a, s.point_b);
+  s.normal = -h.normal;
+  return s;
+}
+
+struct ProxOut {
+  std::vector<VertexTriangleHit> vt, tv;
+  std::vector<EdgeEdgeHit> ee;
+};
+
+ProximityResult gather(std::vector<ProxOut>& outs) {
+  ProximityResult r;
+  for (auto& o : outs) {
+    r.vertex_triangle.insert(r.vertex_triangle.end(), o.vt.begin(), o.vt.end());
+    r.triangle_vertex.insert(r.triangle_vertex.end(), o.tv.begin(), o.tv.end());
+    r.edge_edge.insert(r.edge_edge.end(), o.ee.begin(), o.ee.end());
+  }
+  std::sort(r.vertex_triangle.begin(), r.vertex_triangle.end());
+  std::sort(r.triangle_vertex.begin(), r.triangle_vertex.end());
+  std::sort(r.edge_edge.begin(), r.edge_edge.end());
+  return r;
+}
+
+Aabb tri_box(const Points3& V, const Triangles& F, int t) {
+  Aabb b;
+  for (int k = 0; k < 3; ++k) b.extend(Vec3(V.row(F(t, k))));
+  return b;
+}
+
+Aabb edge_box(const Points3& V, const Segments& E, int e) {
+  Aabb b;
+  b.extend(Vec3(V.row(E(e, 0))));
+  b.extend(Vec3(V.row(E(e, 1))));
+  return b;
+}
+
+// Pairs contributed by the triangle pair (i of A, j of B); self: i != j of one mesh. Boxes
+// inflated by d filter the pairs before the closest-point computations.
+void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, int i, int j, double d,
+                    ProxOut& out) {
+  VertexTriangleHit vh;
+  EdgeEdgeHit eh;
+  const Aabb box_i = tri_box(A.V, A.F, i), box_j = tri_box(B.V, B.F, j);
+  for (int k = 0; k < 3; ++k) {
+    const int v = A.F(i, k);
+    if (A.topo.vertex_owner[v] == i && !(self && vertex_in_triangle(B.F, v, j)) &&
+        box_j.contains(Vec3(A.V.row(v)), d) && vt_hit(A.V, v, B.V, B.F, j, d, vh))
+      out.vt.push_back(vh);
+    const int w = B.F(j, k);
+    if (B.topo.vertex_owner[w] == j && !(self && vertex_in_triangle(A.F, w, i)) &&
+        box_i.contains(Vec3(B.V.row(w)), d) && vt_hit(B.V, w, A.V, A.F, i, d, vh))
+      (self ? out.vt : out.tv).push_back(vh);
+  }
+  for (int k = 0; k < 3; ++k) {
+    const int ea = A.topo.triangle_edges(i, k);
+    if (A.topo.edge_owner[ea] != i) continue;
+    const Aabb box_a = edge_box(A.V, A.topo.edges, ea);
+    if (!overlap(box_a, box_j, d)) continue;
+    for (int l = 0; l < 3; ++l) {
+      const int eb = B.topo.triangle_edges(j, l);
+      if (B.topo.edge_owner[eb] != j) continue;
+      if (self && edges_share_vertex(A.topo.edges, ea, eb)) continue;
+      if (!overlap(box_a, edge_box(B.V, B.topo.edges, eb), d)) continue;
+      if (ee_hit(A.V, A.topo.edges, ea, B.V, B.topo.edges, eb, d, eh))
+        out.ee.push_back(self && ea > eb ? swapped(eh) : eh);
+    }
+  }
+}
+
+void check_margin(double d, const char* what) {
+  if (!(d >= 0)) throw InputError(std::string(what) + ": the distance must be >= 0");
+}
+
+}  // namespace
+
+ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, double d) {
+  check_margin(d, "proximity");
+  auto outs = pair_traversal<ProxOut>(A.bvh, B.bvh, d, false, [&](int i, int j, ProxOut& out) {
+    proximity_leaf(A, B, false, i, j, d, out);
+  });
+  return gather(outs);
+}
+
+ProximityResult self_proximity(const ProximityMesh& M, double d) {
+  check_margin(d, "self_proximity");
+  auto outs = pair_traversal<ProxOut>(M.bvh, M.bvh, d, true, [&](int i, int j, ProxOut& out) {
+    proximity_leaf(M, M, true, i, j, d, out);
+  });
+  return gather(outs);
+}
+
+ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMesh& B, double d) {
+  ProxOut o;
+  VertexTriangleHit vh;
+  EdgeEdgeHit eh;
+  for (int v = 0; v < A.V.rows(); ++v)
+    if (A.topo.vertex_owner[v] >= 0)
+      for (int t = 0; t < B.F.rows(); ++t)
+        if (vt_hit(A.V, v, B.V, B.F, t, d, vh)) o.vt.push_back(vh);
+  for (int v = 0; v < B.V.rows(); ++v)
+    if (B.topo.vertex_owner[v] >= 0)
+      for (int t = 0; t < A.F.rows(); ++t)
+        if (vt_hit(B.V, v, A.V, A.F, t, d, vh)) o.tv.push_back(vh);
+  for (int a = 0; a < A.topo.edges.rows(); ++a)
+    for (int b = 0; b < B.topo.edges.rows(); ++b)
+      if (ee_hit(A.V, A.topo.edges, a, B.V, B.topo.edges, b, d, eh)) o.ee.push_back(eh);
+  std::vector<ProxOut> outs{o};
+  return gather(outs);
+}
+
+ProximityResult self_proximity_brute_force(const ProximityMesh& M, double d) {
+  ProxOut o;
+  VertexTriangleHit vh;
+  EdgeEdgeHit eh;
+  for (int v = 0; v < M.V.rows(); ++v)
+    if (M.topo.vertex_owner[v] >= 0)
+      for (int t = 0; t < M.F.rows(); ++t)
+        if (!vertex_in_triangle(M.F, v, t) && vt_hit(M.V, v, M.V, M.F, t, d, vh)) o.vt.push_back(vh);
+  for (int a = 0; a < M.topo.edges.rows(); ++a)
+    for (int b = a + 1; b < M.topo.edges.rows(); ++b)
+      if (!edges_share_vertex(M.topo.edges, a, b) && ee_hit(M.V, M.topo.edges, a, M.V, M.topo.edges, b, d, eh))
+        o.ee.push_back(eh);
+  std::vector<ProxOut> outs{o};
+  return gather(outs);
+}
+
+// ---- continuous ----
+namespace {
+
+struct CcdOut {
+  std::vector<VertexFaceImpact> vf, fv;
+  std::vector<EdgeEdgeImpact> ee;
+};
+
+Impact vf(const MovingMesh& P, int v, const MovingMesh& T, int t, double eta) {
+  return vertex_face_ccd(P.V0.row(v), T.V0.row(T.F(t, 0)), T.V0.row(T.F(t, 1)), T.V0.row(T.F(t, 2)),
+                         P.V1.row(v), T.V1.row(T.F(t, 0)), T.V1.row(T.F(t, 1)), T.V1.row(T.F(t, 2)), eta);
+}
+
+Impact ee(const MovingMesh& A, int ea, const MovingMesh& B, int eb, double eta) {
+  const Segments& EA = A.topo.edges;
+  const Segments& EB = B.topo.edges;
+  return edge_edge_ccd(A.V0.row(EA(ea, 0)), A.V0.row(EA(ea, 1)), B.V0.row(EB(eb, 0)), B.V0.row(EB(eb, 1)),
+                       A.V1.row(EA(ea, 0)), A.V1.row(EA(ea, 1)), B.V1.row(EB(eb, 0)), B.V1.row(EB(eb, 1)), eta);
+}
+
+void ccd_leaf(const MovingMesh& A, const MovingMesh& B, bool self, int i, int j, double eta, CcdOut& out) {
+  for (int k = 0; k < 3; ++k) {
+    const int v = A.F(i, k);
+    if (A.topo.vertex_owner[v] == i && !(self && vertex_in_triangle(B.F, v, j))) {
+      const Impact im = vf(A, v, B, j, eta);
+      if (im.hit) out.vf.push_back({v, j, im});
+    }
+    const int w = B.F(j, k);
+    if (B.topo.vertex_owner[w] == j && !(self && vertex_in_triangle(A.F, w, i))) {
+      const Impact im = vf(B, w, A, i, eta);
+      if (im.hit) (self ? out.vf : out.fv).push_back({w, i, im});
+    }
+  }
+  for (int k = 0; k < 3; ++k) {
+    const int ea = A.topo.triangle_edges(i, k);
+    if (A.topo.edge_owner[ea] != i) continue;
+    for (int l = 0; l < 3; ++l) {
+      const int eb = B.topo.triangle_edges(j, l);
+      if (B.topo.edge_owner[eb] != j) continue;
+      if (self && edges_share_vertex(A.topo.edges, ea, eb)) continue;
+      if (self && ea > eb) {
+        const Impact im = ee(B, eb, A, ea, eta);
+        if (im.hit) out.ee.push_back({eb, ea, im});
+      } else {
+        const Impact im = ee(A, ea, B, eb, eta);
+        if (im.hit) out.ee.push_back({ea, eb, im});
+      }
+    }
+  }
+}
+
+ContinuousResult gather(std::vector<CcdOut>& outs) {
+  ContinuousResult r;
+  for (auto& o : outs) {
+    r.vertex_face.insert(r.vertex_face.end(), o.vf.begin(), o.vf.end());
+    r.face_vertex.insert(r.face_vertex.end(), o.fv.begin(), o.fv.end());
+    r.edge_edge.insert(r.edge_edge.end(), o.ee.begin(), o.ee.end());
+  }
+  std::sort(r.vertex_face.begin(), r.vertex_face.end());
+  std::sort(r.face_vertex.begin(), r.face_vertex.end());
+  std::sort(r.edge_edge.begin(), r.edge_edge.end());
+  return r;
+}
+
+}  // namespace
+
+ContinuousResult continuous_collisions(const MovingMesh& A, const MovingMesh& B, double eta) {
+  check_margin(eta, "continuous_collisions");
+  auto outs = pair_traversal<CcdOut>(A.swept_bvh, B.swept_bvh, eta, false,
+                                     [&](int i, int j, CcdOut& out) { ccd_leaf(A, B, false, i, j, eta, out); });
+  return gather(outs);
+}
+
+ContinuousResult continuous_self_collisions(const MovingMesh& M, double eta) {
+  check_margin(eta, "continuous_self_collisions");
+  auto outs = pair_traversal<CcdOut>(M.swept_bvh, M.swept_bvh, eta, true,
+                                     [&](int i, int j, CcdOut& out) { ccd_leaf(M, M, true, i, j, eta, out); });
+  return gather(outs);
+}
+
+}  // namespace tryon::collision

@@ -1,0 +1,111 @@
+#pragma once
+// Proximity (all pairs closer than d) and continuous collision queries between two meshes or
+// within one mesh, over AABB trees. These are the cloth simulator's contact queries: a body tree
+// built once, a cloth tree refitted every step (Bvh<Aabb>::refit), swept trees for continuous
+// collisions (Bvh<Aabb>::build on x0, then refit_swept).
+//
+// Each vertex and edge is "owned" by the lowest-index triangle using it; a pair is reported from
+// its owner's leaf only, so no pair is reported twice and no sort-unique pass is needed.
+// Vertices used by no triangle are ignored. Results are sorted (independent of the thread count).
+#include <compare>
+#include <vector>
+
+#include "collision/ccd.hpp"
+#include "collision/queries.hpp"
+#include "collision/topology.hpp"
+
+namespace tryon::collision {
+
+/// Vertex `vertex` against triangle `triangle` (of the other mesh, or of the same mesh).
+struct VertexTriangleHit {
+  int vertex = 0;
+  int triangle = 0;
+  double distance = 0;
+  Vec3 bary = Vec3::Zero();    ///< barycentric weights of the closest point on the triangle
+  Vec3 point = Vec3::Zero();   ///< the closest point on the triangle
+  Vec3 normal = Vec3::Zero();  ///< unit, from the closest point towards the vertex (triangle normal at distance 0)
+  bool operator<(const VertexTriangleHit& o) const {
+    return vertex < o.vertex || (vertex == o.vertex && triangle < o.triangle);
+  }
+};
+
+/// Edge `edge_a` against edge `edge_b` (edge ids of MeshTopology::edges).
+struct EdgeEdgeHit {
+  int edge_a = 0;
+  int edge_b = 0;
+  double distance = 0;
+  double s = 0, t = 0;           ///< closest points at (1−s) x0 + s x1 of each edge (edge order as in `edges`)
+  Vec3 point_a = Vec3::Zero();
+  Vec3 point_b = Vec3::Zero();
+  Vec3 normal = Vec3::Zero();    ///< unit, from point_b towards point_a (edges' cross product at distance 0)
+  bool operator<(const EdgeEdgeHit& o) const {
+    return edge_a < o.edge_a || (edge_a == o.edge_a && edge_b < o.edge_b);
+  }
+};
+
+struct ProximityResult {
+  std::vector<VertexTriangleHit> vertex_triangle;  ///< vertices of A against triangles of B (self: the one list)
+  std::vector<VertexTriangleHit> triangle_vertex;  ///< vertices of B against triangles of A (empty for self)
+  std::vector<EdgeEdgeHit> edge_edge;              ///< edges of A against edges of B (self: edge_a < edge_b)
+};
+
+/// A mesh with its AABB tree and topology for the proximity queries (non-owning).
+struct ProximityMesh {
+  const Points3& V;          ///< |V|×3 positions (world frame)
+  const Triangles& F;        ///< |F|×3
+  const MeshTopology& topo;
+  const Bvh<Aabb>& bvh;      ///< up to date for V
+};
+
+/// All vertex–triangle and edge–edge pairs of A and B closer than d (strictly).
+ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, double d);
+/// All pairs of one mesh closer than d, excluding a vertex against a triangle that uses it and
+/// edges that share a vertex.
+ProximityResult self_proximity(const ProximityMesh& M, double d);
+
+/// Brute-force references (O(|V||F| + |E|²)) for the tests.
+ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMesh& B, double d);
+ProximityResult self_proximity_brute_force(const ProximityMesh& M, double d);
+
+// ---- continuous ----
+
+/// A mesh moving linearly from V0 to V1 with a swept tree (build on V0, then refit_swept(V0, V1)).
+struct MovingMesh {
+  const Points3& V0;
+  const Points3& V1;
+  const Triangles& F;
+  const MeshTopology& topo;
+  const Bvh<Aabb>& swept_bvh;
+};
+
+struct VertexFaceImpact {
+  int vertex = 0;
+  int triangle = 0;
+  Impact impact;
+  bool operator<(const VertexFaceImpact& o) const {
+    return vertex < o.vertex || (vertex == o.vertex && triangle < o.triangle);
+  }
+};
+struct EdgeEdgeImpact {
+  int edge_a = 0;
+  int edge_b = 0;
+  Impact impact;
+  bool operator<(const EdgeEdgeImpact& o) const {
+    return edge_a < o.edge_a || (edge_a == o.edge_a && edge_b < o.edge_b);
+  }
+};
+struct ContinuousResult {
+  std::vector<VertexFaceImpact> vertex_face;  ///< vertices of A against faces of B (self: the one list)
+  std::vector<VertexFaceImpact> face_vertex;  ///< vertices of B against faces of A (empty for self)
+  std::vector<EdgeEdgeImpact> edge_edge;
+};
+
+/// Every vertex–face and edge–edge pair that comes within eta during the motion, with its
+/// time of impact [Bridson, Fedkiw & Anderson 2002].
+ContinuousResult continuous_collisions(const MovingMesh& A, const MovingMesh& B, double eta = 1e-9);
+ContinuousResult continuous_self_collisions(const MovingMesh& M, double eta = 1e-9);
+
+/// Swept refit: every leaf bounds its triangles at both V0 and V1, internal nodes are merged.
+void refit_swept(Bvh<Aabb>& bvh, ConstRef<Points3> V0, ConstRef<Points3> V1, ConstRef<Triangles> F);
+
+}  // namespace tryon::collision

@@ -1,0 +1,238 @@
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "collision/ccd.hpp"
+#include "collision/geometry.hpp"
+#include "collision/proximity.hpp"
+#include "core/parallel.hpp"
+#include "test_meshes.hpp"
+
+using namespace tryon;
+using namespace tryon::collision;
+
+namespace {
+
+Vec3 lerp(const Vec3& a, const Vec3& b, double t) { return a + t * (b - a); }
+
+// Fine time sampling reference for a vertex crossing a moving triangle: the first sample interval
+// where the vertex changes side of the plane at a point well inside the triangle (margin on the
+// barycentric weights), or -1. `ambiguous` is set when a crossing is near the triangle boundary.
+double sampled_vf(const Vec3 x0[4], const Vec3 x1[4], int n, bool& ambiguous) {
+  ambiguous = false;
+  auto side = [&](double t) {
+    const Vec3 p = lerp(x0[0], x1[0], t), a = lerp(x0[1], x1[1], t), b = lerp(x0[2], x1[2], t),
+               c = lerp(x0[3], x1[3], t);
+    return orient3d(a, b, c, p);
+  };
+  double prev = side(0);
+  for (int k = 1; k <= n; ++k) {
+    const double t = double(k) / n, cur = side(t);
+    if ((prev > 0) != (cur > 0)) {
+      const double tc = t - 1.0 / n * cur / (cur - prev);  // linear interpolation of the crossing
+      const Vec3 p = lerp(x0[0], x1[0], tc), a = lerp(x0[1], x1[1], tc), b = lerp(x0[2], x1[2], tc),
+                 c = lerp(x0[3], x1[3], tc);
+      Vec3 w;
+      closest_point_triangle(p, a, b, c, &w);
+      if (w.minCoeff() > 1e-3) return tc;
+      if (w.minCoeff() > -1e-3) ambiguous = true;
+    }
+    prev = cur;
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST(Ccd, CubicCandidatesBracketRoots) {
+  // (t − 0.2)(t − 0.5)(t − 0.9) and a double root (t − 0.5)² (t + 3)
+  auto c = cubic_candidates(-0.09, 0.73, -1.6, 1.0, 1e-14);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_NEAR(c[0], 0.2, 1e-12);
+  EXPECT_NEAR(c[1], 0.5, 1e-12);
+  EXPECT_NEAR(c[2], 0.9, 1e-12);
+  // (t−0.5)²(t+3) = t³ + 2t² − 2.75t + 0.75: touches zero at 0.5 without a sign change
+  c = cubic_candidates(0.75, -2.75, 2.0, 1.0, 1e-12);
+  ASSERT_FALSE(c.empty());
+  EXPECT_NEAR(c.front(), 0.5, 1e-6);
+  EXPECT_TRUE(cubic_candidates(1, 0, 0, 0, 1e-12).empty());
+}
+
+TEST(Ccd, VertexFaceAgainstFineSampling) {
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<double> U(-1, 1);
+  int hits = 0, checked = 0;
+  for (int it = 0; it < 3000; ++it) {
+    Vec3 x0[4], x1[4];
+    for (int k = 0; k < 4; ++k) {
+      x0[k] = Vec3(U(rng), U(rng), U(rng));
+      x1[k] = x0[k] + 1.5 * Vec3(U(rng), U(rng), U(rng));
+    }
+    bool ambiguous;
+    const double ts = sampled_vf(x0, x1, 4000, ambiguous);
+    const Impact im = vertex_face_ccd(x0[0], x0[1], x0[2], x0[3], x1[0], x1[1], x1[2], x1[3], 1e-9);
+    if (im.hit) {  // a reported impact is a real contact
+      const Vec3 p = lerp(x0[0], x1[0], im.toi);
+      const Vec3 x = closest_point_triangle(p, lerp(x0[1], x1[1], im.toi), lerp(x0[2], x1[2], im.toi),
+                                            lerp(x0[3], x1[3], im.toi), nullptr);
+      EXPECT_LE((p - x).norm(), 1e-9);
+    }
+    ++checked;
+    if (ts >= 0) {
+      ++hits;
+      ASSERT_TRUE(im.hit) << it;
+      EXPECT_LE(im.toi, ts + 1e-3) << it;  // never later than the first sampled crossing
+    } else if (!ambiguous) {
+      EXPECT_FALSE(im.hit) << it;  // no crossing anywhere near the triangle: no impact
+    }
+  }
+  EXPECT_GT(hits, 100);
+  EXPECT_GT(checked, 2700);
+}
+
+TEST(Ccd, VertexFaceCoplanarMotion) {
+  // Triangle in z = 0; the vertex slides in the same plane into the triangle: the impact is when it
+  // crosses the edge x + y = 1 (t = 0.5).
+  const Vec3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0);
+  const Vec3 p0(1.0, 1.0, 0), p1(0.0, 0.0, 0);
+  const Impact im = vertex_face_ccd(p0, a, b, c, p1, a, b, c, 1e-9);
+  ASSERT_TRUE(im.hit);
+  EXPECT_NEAR(im.toi, 0.5, 1e-9);
+  // Sliding past, outside the triangle: no impact.
+  const Impact miss = vertex_face_ccd(Vec3(2, -1, 0), a, b, c, Vec3(-1, 2.0001 + 1, 0), a, b, c, 1e-9);
+  EXPECT_FALSE(miss.hit);
+  // Perpendicular approach through the interior: toi where z crosses 0.
+  const Impact hit = vertex_face_ccd(Vec3(0.2, 0.2, 1), a, b, c, Vec3(0.2, 0.2, -3), a, b, c, 1e-9);
+  ASSERT_TRUE(hit.hit);
+  EXPECT_NEAR(hit.toi, 0.25, 1e-12);
+  EXPECT_NEAR(hit.bary[1], 0.2, 1e-9);
+  EXPECT_NEAR(hit.normal.z(), 1.0, 1e-12);  // the vertex came from the +z side
+  // Starting in contact.
+  EXPECT_EQ(vertex_face_ccd(Vec3(0.2, 0.2, 0), a, b, c, Vec3(0.2, 0.2, 1), a, b, c).toi, 0.0);
+}
+
+TEST(Ccd, EdgeEdgeAgainstFineSampling) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> U(-1, 1);
+  int hits = 0;
+  for (int it = 0; it < 1500; ++it) {
+    Vec3 x0[4], x1[4];
+    for (int k = 0; k < 4; ++k) {
+      x0[k] = Vec3(U(rng), U(rng), U(rng));
+      x1[k] = x0[k] + 1.5 * Vec3(U(rng), U(rng), U(rng));
+    }
+    // Reference: first sampled sign change of the coplanarity volume where the closest points of the
+    // two segments are interior (margin) and close.
+    double ts = -1;
+    bool ambiguous = false;
+    const int n = 4000;
+    auto vol = [&](double t) {
+      return orient3d(lerp(x0[0], x1[0], t), lerp(x0[1], x1[1], t), lerp(x0[2], x1[2], t), lerp(x0[3], x1[3], t));
+    };
+    double prev = vol(0);
+    for (int k = 1; k <= n && ts < 0; ++k) {
+      const double t = double(k) / n, cur = vol(t);
+      if ((prev > 0) != (cur > 0)) {
+        const double tc = t - 1.0 / n * cur / (cur - prev);
+        double s, u;
+        Vec3 pa, pb;
+        const double d2 = closest_points_segments(lerp(x0[0], x1[0], tc), lerp(x0[1], x1[1], tc),
+                                                  lerp(x0[2], x1[2], tc), lerp(x0[3], x1[3], tc), &s, &u, &pa, &pb);
+        const double m = std::min({s, 1 - s, u, 1 - u});
+        if (m > 1e-3 && d2 < 1e-12) ts = tc;
+        else if (m > -1e-3 && std::sqrt(d2) < 1e-3) ambiguous = true;
+      }
+      prev = cur;
+    }
+    const Impact im = edge_edge_ccd(x0[0], x0[1], x0[2], x0[3], x1[0], x1[1], x1[2], x1[3], 1e-9);
+    if (im.hit) {
+      double s, u;
+      Vec3 pa, pb;
+      const double d2 = closest_points_segments(lerp(x0[0], x1[0], im.toi), lerp(x0[1], x1[1], im.toi),
+                                                lerp(x0[2], x1[2], im.toi), lerp(x0[3], x1[3], im.toi), &s, &u, &pa, &pb);
+      EXPECT_LE(std::sqrt(d2), 1e-9);
+    }
+    if (ts >= 0) {
+      ++hits;
+      ASSERT_TRUE(im.hit) << it;
+      EXPECT_LE(im.toi, ts + 1e-3) << it;
+    } else if (!ambiguous) {
+      EXPECT_FALSE(im.hit) << it;
+    }
+  }
+  EXPECT_GT(hits, 30);
+}
+
+TEST(Ccd, EdgeEdgeCoplanarAndParallel) {
+  // Two edges in z = 0: a vertical one sliding right into a horizontal one (in-plane crossing).
+  const Impact im = edge_edge_ccd(Vec3(-1, -0.5, 0), Vec3(-1, 0.5, 0), Vec3(0, 0, 0), Vec3(1, 0, 0),
+                                  Vec3(1, -0.5, 0), Vec3(1, 0.5, 0), Vec3(0, 0, 0), Vec3(1, 0, 0), 1e-9);
+  ASSERT_TRUE(im.hit);
+  EXPECT_NEAR(im.toi, 0.5, 1e-9);
+  // Parallel edges approaching: collinear at t = 0.5, overlapping.
+  const Impact par = edge_edge_ccd(Vec3(0, 1, 0), Vec3(1, 1, 0), Vec3(0.5, 0, 0), Vec3(1.5, 0, 0),
+                                   Vec3(0, -1, 0), Vec3(1, -1, 0), Vec3(0.5, 0, 0), Vec3(1.5, 0, 0), 1e-9);
+  ASSERT_TRUE(par.hit);
+  EXPECT_NEAR(par.toi, 0.5, 1e-9);
+  // Parallel, passing above in z: no hit.
+  const Impact above = edge_edge_ccd(Vec3(0, 1, 0.1), Vec3(1, 1, 0.1), Vec3(0.5, 0, 0), Vec3(1.5, 0, 0),
+                                     Vec3(0, -1, 0.1), Vec3(1, -1, 0.1), Vec3(0.5, 0, 0), Vec3(1.5, 0, 0), 1e-9);
+  EXPECT_FALSE(above.hit);
+}
+
+TEST(Ccd, MeshLevelContinuousMatchesPairwise) {
+  // A sheet falling through a sphere cap: the swept-tree query finds exactly the pairs that the
+  // primitive tests find over all pairs.
+  const TriMesh body = test::uv_sphere(8, 10, 0.5, Vec3::Zero());
+  TriMesh c0 = test::grid(6, 0.6, 0.55, 0.0, 1), c1 = c0;
+  c1.V.col(1).array() -= 0.2;
+  for (int i = 0; i < c1.V.rows(); ++i) c1.V(i, 0) += 0.02 * std::sin(7.0 * i);
+  const MeshTopology tc = MeshTopology::build(c0.F, static_cast<int>(c0.V.rows()));
+  const MeshTopology tb = MeshTopology::build(body.F, static_cast<int>(body.V.rows()));
+  Bvh<Aabb> sc(c0.V, c0.F), sb(body.V, body.F);
+  refit_swept(sc, c0.V, c1.V, c0.F);
+  const ContinuousResult r =
+      continuous_collisions({c0.V, c1.V, c0.F, tc, sc}, {body.V, body.V, body.F, tb, sb}, 1e-9);
+  int ref_vf = 0, ref_ee = 0;
+  for (int v = 0; v < c0.V.rows(); ++v)
+    for (int t = 0; t < body.F.rows(); ++t)
+      ref_vf += vertex_face_ccd(c0.V.row(v), body.V.row(body.F(t, 0)), body.V.row(body.F(t, 1)),
+                                body.V.row(body.F(t, 2)), c1.V.row(v), body.V.row(body.F(t, 0)),
+                                body.V.row(body.F(t, 1)), body.V.row(body.F(t, 2)), 1e-9).hit;
+  for (int a = 0; a < tc.edges.rows(); ++a)
+    for (int b = 0; b < tb.edges.rows(); ++b)
+      ref_ee += edge_edge_ccd(c0.V.row(tc.edges(a, 0)), c0.V.row(tc.edges(a, 1)), body.V.row(tb.edges(b, 0)),
+                              body.V.row(tb.edges(b, 1)), c1.V.row(tc.edges(a, 0)), c1.V.row(tc.edges(a, 1)),
+                              body.V.row(tb.edges(b, 0)), body.V.row(tb.edges(b, 1)), 1e-9).hit;
+  EXPECT_GT(ref_vf, 0);
+  EXPECT_EQ(static_cast<int>(r.vertex_face.size()), ref_vf);
+  EXPECT_EQ(static_cast<int>(r.edge_edge.size()), ref_ee);
+  int ref_fv = 0;  // the sphere's top vertices against the falling sheet's faces
+  for (int v = 0; v < body.V.rows(); ++v)
+    for (int t = 0; t < c0.F.rows(); ++t)
+      ref_fv += vertex_face_ccd(body.V.row(v), c0.V.row(c0.F(t, 0)), c0.V.row(c0.F(t, 1)), c0.V.row(c0.F(t, 2)),
+                                body.V.row(v), c1.V.row(c0.F(t, 0)), c1.V.row(c0.F(t, 1)), c1.V.row(c0.F(t, 2)),
+                                1e-9).hit;
+  EXPECT_GT(ref_fv, 0);
+  EXPECT_EQ(static_cast<int>(r.face_vertex.size()), ref_fv);
+  for (const auto& h : r.vertex_face) EXPECT_TRUE(h.impact.toi >= 0 && h.impact.toi <= 1);
+  // the same answer, impact times included, with 1 and 2 threads
+  set_num_threads(1);
+  const ContinuousResult r1 = continuous_collisions({c0.V, c1.V, c0.F, tc, sc}, {body.V, body.V, body.F, tb, sb});
+  set_num_threads(2);
+  const ContinuousResult r2 = continuous_collisions({c0.V, c1.V, c0.F, tc, sc}, {body.V, body.V, body.F, tb, sb});
+  set_num_threads(0);
+  ASSERT_EQ(r1.vertex_face.size(), r2.vertex_face.size());
+  for (std::size_t i = 0; i < r1.vertex_face.size(); ++i) {
+    EXPECT_EQ(r1.vertex_face[i].vertex, r2.vertex_face[i].vertex);
+    EXPECT_EQ(r1.vertex_face[i].triangle, r2.vertex_face[i].triangle);
+    EXPECT_EQ(r1.vertex_face[i].impact.toi, r2.vertex_face[i].impact.toi);
+  }
+  EXPECT_EQ(r1.edge_edge.size(), r2.edge_edge.size());
+  // self: the sheet alone does not collide with itself
+  Bvh<Aabb> ss(c0.V, c0.F);
+  refit_swept(ss, c0.V, c1.V, c0.F);
+  const ContinuousResult self = continuous_self_collisions({c0.V, c1.V, c0.F, tc, ss});
+  EXPECT_TRUE(self.vertex_face.empty());
+  EXPECT_TRUE(self.edge_edge.empty());
+}

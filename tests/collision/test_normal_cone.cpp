@@ -1,0 +1,101 @@
+#include <gtest/gtest.h>
+
+#include <numbers>
+#include <numeric>
+
+#include "collision/normal_cone.hpp"
+#include "test_meshes.hpp"
+
+using namespace tryon;
+using namespace tryon::collision;
+
+namespace {
+
+// A strip of a helicoid: radius r in [1, 1.2], angle in [0, turns·2π], rising slowly. Every normal
+// is within a few degrees of ±y, but after one turn the strip lies over itself (without touching).
+TriMesh helix_strip(double turns, int segments) {
+  TriMesh m;
+  m.V.resize(2 * (segments + 1), 3);
+  for (int i = 0; i <= segments; ++i) {
+    const double th = turns * 2 * std::numbers::pi * i / segments;
+    for (int k = 0; k < 2; ++k) {
+      const double r = 1.0 + 0.2 * k;
+      m.V.row(2 * i + k) << r * std::cos(th), 0.05 * th, r * std::sin(th);
+    }
+  }
+  m.F.resize(2 * segments, 3);
+  for (int i = 0; i < segments; ++i) {
+    const int a = 2 * i, b = a + 1, c = a + 2, d = a + 3;
+    m.F.row(2 * i) << a, c, b;
+    m.F.row(2 * i + 1) << b, c, d;
+  }
+  return m;
+}
+
+std::vector<int> all(const TriMesh& m) {
+  std::vector<int> t(m.F.rows());
+  std::iota(t.begin(), t.end(), 0);
+  return t;
+}
+
+}  // namespace
+
+TEST(NormalCone, ContourTestRejectsOverlappingProjection) {
+  for (double turns : {0.75, 1.25}) {
+    const TriMesh m = helix_strip(turns, 90);
+    const Bvh<Aabb> bvh(m.V, m.F);
+    const auto cones = normal_cones(bvh, m.V, m.F);
+    EXPECT_LT(cones[0].half_angle, 0.5 * std::numbers::pi) << turns;  // the cone test alone would cull
+    const auto t = all(m);
+    const bool simple = contour_is_simple(m.V, m.F, t.data(), static_cast<int>(t.size()), cones[0].axis);
+    EXPECT_EQ(simple, turns < 1.0) << turns;
+    const MeshTopology topo = MeshTopology::build(m.F, static_cast<int>(m.V.rows()));
+    EXPECT_EQ(contour_is_simple(m.V, m.F, t.data(), static_cast<int>(t.size()), cones[0].axis, topo), simple);
+  }
+}
+
+TEST(NormalCone, ContourNeedsOneConnectedLoop) {
+  const TriMesh g = test::grid(6, 1.0, 0.0, 0.0, 1);
+  auto t = all(g);
+  const Vec3 up = Vec3::UnitY();
+  EXPECT_TRUE(contour_is_simple(g.V, g.F, t.data(), static_cast<int>(t.size()), up));
+  // two separate strips of the grid (rows 0 and 3): not connected
+  std::vector<int> two;
+  for (int j = 0; j < 12; ++j) {
+    two.push_back(j);
+    two.push_back(36 + j);
+  }
+  EXPECT_FALSE(contour_is_simple(g.V, g.F, two.data(), static_cast<int>(two.size()), up));
+  // a ring (grid without its centre cells): two boundary loops
+  std::vector<int> ring;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j)
+      if (!(i >= 2 && i <= 3 && j >= 2 && j <= 3)) {
+        ring.push_back(2 * (i * 6 + j));
+        ring.push_back(2 * (i * 6 + j) + 1);
+      }
+  EXPECT_FALSE(contour_is_simple(g.V, g.F, ring.data(), static_cast<int>(ring.size()), up));
+  // the O(n) variant with the mesh topology gives the same answers, and can be called repeatedly
+  const MeshTopology topo = MeshTopology::build(g.F, static_cast<int>(g.V.rows()));
+  for (int rep = 0; rep < 2; ++rep) {
+    EXPECT_TRUE(contour_is_simple(g.V, g.F, t.data(), static_cast<int>(t.size()), up, topo));
+    EXPECT_FALSE(contour_is_simple(g.V, g.F, two.data(), static_cast<int>(two.size()), up, topo));
+    EXPECT_FALSE(contour_is_simple(g.V, g.F, ring.data(), static_cast<int>(ring.size()), up, topo));
+  }
+}
+
+TEST(NormalCone, ConesBoundEveryNormal) {
+  TriMesh m = test::grid(12, 1.0, 0.0, 0.0, 1);
+  for (int i = 0; i < m.V.rows(); ++i) m.V(i, 1) = 0.2 * std::sin(4 * m.V(i, 0)) * std::cos(3 * m.V(i, 2));
+  const Bvh<Aabb> bvh(m.V, m.F, BvhConfig{2});
+  const auto cones = normal_cones(bvh, m.V, m.F);
+  for (std::size_t n = 0; n < cones.size(); ++n) {
+    const auto& node = bvh.nodes()[n];
+    for (int p = node.begin; p < node.end; ++p) {
+      const int t = bvh.primitives()[p];
+      const Vec3 a = m.V.row(m.F(t, 0)), b = m.V.row(m.F(t, 1)), c = m.V.row(m.F(t, 2));
+      const Vec3 nrm = (b - a).cross(c - a).normalized();
+      EXPECT_LE(std::acos(std::clamp(nrm.dot(cones[n].axis), -1.0, 1.0)), cones[n].half_angle + 1e-9);
+    }
+  }
+}

@@ -1,0 +1,126 @@
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "collision/proximity.hpp"
+#include "core/parallel.hpp"
+#include "test_meshes.hpp"
+
+using namespace tryon;
+using namespace tryon::collision;
+
+namespace {
+
+void expect_same(const ProximityResult& got, const ProximityResult& ref) {
+  ASSERT_EQ(got.vertex_triangle.size(), ref.vertex_triangle.size());
+  ASSERT_EQ(got.triangle_vertex.size(), ref.triangle_vertex.size());
+  ASSERT_EQ(got.edge_edge.size(), ref.edge_edge.size());
+  for (std::size_t i = 0; i < got.vertex_triangle.size(); ++i) {
+    const auto &g = got.vertex_triangle[i], &r = ref.vertex_triangle[i];
+    EXPECT_EQ(g.vertex, r.vertex);
+    EXPECT_EQ(g.triangle, r.triangle);
+    EXPECT_NEAR(g.distance, r.distance, 1e-14);
+    EXPECT_LT((g.normal - r.normal).norm(), 1e-12);
+  }
+  for (std::size_t i = 0; i < got.triangle_vertex.size(); ++i) {
+    EXPECT_EQ(got.triangle_vertex[i].vertex, ref.triangle_vertex[i].vertex);
+    EXPECT_EQ(got.triangle_vertex[i].triangle, ref.triangle_vertex[i].triangle);
+  }
+  for (std::size_t i = 0; i < got.edge_edge.size(); ++i) {
+    const auto &g = got.edge_edge[i], &r = ref.edge_edge[i];
+    EXPECT_EQ(g.edge_a, r.edge_a);
+    EXPECT_EQ(g.edge_b, r.edge_b);
+    EXPECT_NEAR(g.distance, r.distance, 1e-14);
+    EXPECT_LT((g.point_a - r.point_a).norm() + (g.point_b - r.point_b).norm(), 1e-12);
+  }
+}
+
+void check_hits(const ProximityResult& r, const Points3& VA, const Triangles& FA, const MeshTopology& EA,
+                const Points3& VB, const Triangles& FB, const MeshTopology& EB, double d) {
+  for (const auto& h : r.vertex_triangle) {
+    const Vec3 p = VA.row(h.vertex);
+    const Vec3 x = h.bary[0] * VB.row(FB(h.triangle, 0)) + h.bary[1] * VB.row(FB(h.triangle, 1)) +
+                   h.bary[2] * VB.row(FB(h.triangle, 2));
+    EXPECT_LT((x - h.point).norm(), 1e-12);
+    EXPECT_NEAR((p - x).norm(), h.distance, 1e-12);
+    EXPECT_LT(h.distance, d);
+    if (h.distance > 0) {
+      EXPECT_LT((p - x - h.distance * h.normal).norm(), 1e-12);
+    }
+  }
+  for (const auto& h : r.edge_edge) {
+    const Vec3 a = (1 - h.s) * VA.row(EA.edges(h.edge_a, 0)) + h.s * VA.row(EA.edges(h.edge_a, 1));
+    const Vec3 b = (1 - h.t) * VB.row(EB.edges(h.edge_b, 0)) + h.t * VB.row(EB.edges(h.edge_b, 1));
+    EXPECT_LT((a - h.point_a).norm() + (b - h.point_b).norm(), 1e-12);
+    EXPECT_LT(h.distance, d);
+  }
+  (void)FA;
+}
+
+}  // namespace
+
+TEST(Topology, OwnersAndEdges) {
+  const TriMesh g = test::grid(3, 1.0, 0.0, 0.0, 1);
+  const MeshTopology t = MeshTopology::build(g.F, static_cast<int>(g.V.rows()));
+  EXPECT_EQ(t.edges.rows(), 3 * 3 * 3 + 3 + 3);  // 33 edges of a 3×3 grid with diagonals
+  for (int i = 0; i < g.F.rows(); ++i)
+    for (int k = 0; k < 3; ++k) {
+      const int e = t.triangle_edges(i, k);
+      const int a = g.F(i, k), b = g.F(i, (k + 1) % 3);
+      EXPECT_EQ(t.edges(e, 0), std::min(a, b));
+      EXPECT_EQ(t.edges(e, 1), std::max(a, b));
+      EXPECT_LE(t.edge_owner[e], i);
+      EXPECT_LE(t.vertex_owner[a], i);
+    }
+}
+
+TEST(Proximity, ClothAgainstBodyMatchesBruteForce) {
+  // A waved sheet hovering over a sphere's top, at distances around d.
+  const TriMesh body = test::uv_sphere(14, 20, 0.5, Vec3::Zero());
+  TriMesh cloth = test::grid(14, 0.8, 0.52, 0.015, 8);
+  for (int i = 0; i < cloth.V.rows(); ++i)
+    cloth.V(i, 1) -= 0.5 * (cloth.V(i, 0) * cloth.V(i, 0) + cloth.V(i, 2) * cloth.V(i, 2));
+  const MeshTopology tb = MeshTopology::build(body.F, static_cast<int>(body.V.rows()));
+  const MeshTopology tc = MeshTopology::build(cloth.F, static_cast<int>(cloth.V.rows()));
+  for (int leaf : {1, 4}) {
+    const Bvh<Aabb> bb(body.V, body.F, BvhConfig{leaf}), bc(cloth.V, cloth.F, BvhConfig{leaf});
+    for (double d : {0.0, 0.01, 0.05}) {
+      const ProximityMesh C{cloth.V, cloth.F, tc, bc}, B{body.V, body.F, tb, bb};
+      const ProximityResult got = proximity(C, B, d), ref = proximity_brute_force(C, B, d);
+      if (d == 0.05) {
+        EXPECT_GT(got.vertex_triangle.size() + got.edge_edge.size(), 50u);
+      }
+      expect_same(got, ref);
+      check_hits(got, cloth.V, cloth.F, tc, body.V, body.F, tb, d);
+    }
+  }
+}
+
+TEST(Proximity, SelfMatchesBruteForceAndThreads) {
+  const TriMesh m = test::crumpled(18, 4);
+  const MeshTopology t = MeshTopology::build(m.F, static_cast<int>(m.V.rows()));
+  Bvh<Aabb> b(m.V, m.F, BvhConfig{2});
+  const ProximityMesh M{m.V, m.F, t, b};
+  for (double d : {0.005, 0.03}) {
+    set_num_threads(1);
+    const ProximityResult one = self_proximity(M, d);
+    set_num_threads(2);
+    const ProximityResult two = self_proximity(M, d);
+    set_num_threads(0);
+    const ProximityResult ref = self_proximity_brute_force(M, d);
+    EXPECT_GT(ref.vertex_triangle.size(), 0u);
+    EXPECT_GT(ref.edge_edge.size(), 0u);
+    expect_same(one, ref);
+    expect_same(two, ref);
+    EXPECT_TRUE(one.triangle_vertex.empty());
+    for (const auto& h : one.edge_edge) EXPECT_LT(h.edge_a, h.edge_b);
+    check_hits(one, m.V, m.F, t, m.V, m.F, t, d);
+  }
+}
+
+TEST(Proximity, RejectsNegativeDistance) {
+  const TriMesh m = test::grid(2, 1.0, 0.0, 0.0, 1);
+  const MeshTopology t = MeshTopology::build(m.F, static_cast<int>(m.V.rows()));
+  const Bvh<Aabb> b(m.V, m.F);
+  EXPECT_THROW(self_proximity({m.V, m.F, t, b}, -1.0), InputError);
+}
