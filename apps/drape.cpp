@@ -78,10 +78,16 @@ int run_drape(const DrapeCommand& o) {
     seam_particles.row(i) << model.particle_of_vertex[garment.seam_pairs(i, 0)],
         model.particle_of_vertex[garment.seam_pairs(i, 1)];
 
+  if (seam_particles.rows() > 0) {
+    // Sewing springs as stiff as the fabric's stretch springs on average.
+    const double k = model.springs.stiffness.head(model.springs.num_stretch).mean();
+    cloth::add_sewing_springs(model, seam_particles, k);
+  }
+
   cloth::ContactSettings csettings;
   csettings.friction = material.friction;
   csettings.self_collision = o.self_collision;
-  csettings.sewing_speed = 0.5;
+  csettings.sewing_speed = 0.0;  // the sewing springs pull; the contact stage holds closed pairs
   cloth::Contact contact(body.mesh, model, csettings, seam_particles);
   const int pushed = contact.push_out(model);
   if (pushed > 0) logger().info("{} cloth vertices started inside or against the body and were pushed out", pushed);
@@ -131,6 +137,16 @@ int run_drape(const DrapeCommand& o) {
     model.v.setZero();
     logger().info("sewing: {} of {} seam pairs closed after {} frames, gap {:.1f} mm", contact.closed_seam_pairs(),
                   contact.num_seam_pairs(), sewing_run.frames, 1000 * contact.seam_gap(model.x));
+    // Name the seams still open: a pattern maker can see which ones did not close.
+    std::vector<double> open_gap(pattern.stitches.size(), 0.0);
+    for (Eigen::Index i = 0; i < seam_particles.rows(); ++i)
+      open_gap[garment.stitch_of_pair[i]] = std::max(
+          open_gap[garment.stitch_of_pair[i]], (model.x.row(seam_particles(i, 0)) - model.x.row(seam_particles(i, 1))).norm());
+    for (std::size_t st = 0; st < open_gap.size(); ++st)
+      if (open_gap[st] >= csettings.sew_distance)
+        logger().info("seam {} ({} edge {} to {} edge {}) still open by {:.1f} mm", st,
+                      pattern.panels[pattern.stitches[st].a.panel].name, pattern.stitches[st].a.edge,
+                      pattern.panels[pattern.stitches[st].b.panel].name, pattern.stitches[st].b.edge, 1000 * open_gap[st]);
     contact.set_self_collision(o.self_collision);
     contact.set_friction(material.friction);
   }

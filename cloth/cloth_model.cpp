@@ -226,7 +226,14 @@ ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& mat
     m.hinges.stiffness[h] = hinge_k[h];
   }
 
+  index_springs(m);
+  return m;
+}
+
+void index_springs(ClothModel& m) {
   // Incident springs per particle (CSR, ascending spring index).
+  const Springs& S = m.springs;
+  const int np = m.num_particles(), ns = S.size();
   m.spring_start.assign(np + 1, 0);
   for (int s = 0; s < ns; ++s) {
     ++m.spring_start[S.ends(s, 0) + 1];
@@ -239,7 +246,25 @@ ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& mat
     m.spring_index[fill[S.ends(s, 0)]++] = s;
     m.spring_index[fill[S.ends(s, 1)]++] = s;
   }
-  return m;
+}
+
+void add_sewing_springs(ClothModel& m, const Segments& pairs, double stiffness) {
+  Springs& S = m.springs;
+  const int ns = S.size(), add = static_cast<int>(pairs.rows());
+  S.ends.conservativeResize(ns + add, 2);
+  S.rest.conservativeResize(ns + add);
+  S.rest_now.conservativeResize(ns + add);
+  S.stiffness.conservativeResize(ns + add);
+  S.damping.conservativeResize(ns + add);
+  for (int i = 0; i < add; ++i) {
+    S.ends.row(ns + i) = pairs.row(i);
+    S.rest[ns + i] = 0.0;  // sewn shut
+    S.rest_now[ns + i] = (m.x.row(pairs(i, 0)) - m.x.row(pairs(i, 1))).norm();  // closes at seam_close_speed
+    S.stiffness[ns + i] = stiffness;
+    S.damping[ns + i] = m.material.damping * stiffness;
+    S.kind.push_back(SpringKind::cross);
+  }
+  index_springs(m);
 }
 
 Points3 garment_positions(const ClothModel& model) {

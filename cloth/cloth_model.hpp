@@ -87,6 +87,15 @@ struct ClothModel {
 ClothModel build_cloth_model(const garments::GarmentMesh& garment, const Material& material,
                              const ModelOptions& options = {});
 
+/// Rebuilds the per-particle spring lists (spring_start, spring_index) after springs changed.
+void index_springs(ClothModel& model);
+
+/// Sewing springs [the way garment CAD sews]: one spring of rest length 0 per particle pair
+/// (|S|×2), whose current rest length starts at the pair's distance and shrinks at the
+/// simulator's seam_close_speed, so the pull stays gentle while the seam closes around the body.
+/// Appended after the stretch springs: strain limiting leaves them alone.
+void add_sewing_springs(ClothModel& model, const Segments& pairs, double stiffness);
+
 /// Positions per garment vertex (|V|×3) from the particle positions.
 Points3 garment_positions(const ClothModel& model);
 
