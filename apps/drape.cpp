@@ -2,13 +2,13 @@
 // writes OUTDIR/garment.obj and OUTDIR/report.json (DESIGN.md's schema).
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
 #include "apps/options.hpp"
-#include "apps/render.hpp"
 #include "apps/report.hpp"
 #include "avatars/avatar.hpp"
 #include "cloth/cloth_model.hpp"
@@ -22,6 +22,9 @@
 #include "core/progress.hpp"
 #include "garments/garment_builder.hpp"
 #include "garments/garmentcode_reader.hpp"
+#include "outputs/fit_maps.hpp"
+#include "outputs/glb.hpp"
+#include "outputs/preview.hpp"
 #include "quality/quality.hpp"
 
 namespace tryon::apps {
@@ -41,6 +44,8 @@ struct DrapeCommand {
   bool contact = true;
   std::string seams = "sew";
   bool preview = false;
+  std::string fit_map = "strain", format = "obj";
+  bool with_body = false;
   bool quiet = false;
 };
 
@@ -58,6 +63,7 @@ int run_drape(const DrapeCommand& o) {
   const avatars::Avatar body = avatars::load_avatar(o.avatar, aopt);
   const cloth::Material material = cloth::load_material(o.material);
   const cloth::IntegratorKind integrator = cloth::parse_integrator(o.integrator);
+  const outputs::FitMap fit_map = outputs::parse_fit_map(o.fit_map);
   const double t_load = since(t_start);
 
   const auto t_mesh0 = Clock::now();
@@ -192,16 +198,27 @@ int run_drape(const DrapeCommand& o) {
   out.V = result.V;
   out.F = garment.F;
   out.UV = garment.rest;
-  ObjExtras extras;
-  extras.lines = garment.seam_pairs;
-  extras.groups = garment.panel_names;
-  extras.group_of = garment.panel_of_triangle;
-  extras.comment = "tryon drape: '" + pattern.name + "' on '" + body.name + "'\nuv = 2D panel coordinates (m); 'l' = seam pairs";
-  write_obj(fs::path(o.outdir) / "garment.obj", out, extras);
+  const outputs::FitMaps maps = outputs::compute_fit_maps(out.V, out.F, garment.rest, body.mesh);
+  if (o.format == "glb") {
+    outputs::GlbOptions go;
+    go.body = o.with_body ? &body.mesh : nullptr;
+    go.fit_maps = &maps;
+    outputs::write_glb(fs::path(o.outdir) / "garment.glb", out, garment.rest,
+                       outputs::fit_map_colors(maps, fit_map == outputs::FitMap::none ? outputs::FitMap::strain : fit_map), go);
+  } else {
+    ObjExtras extras;
+    extras.lines = garment.seam_pairs;
+    extras.groups = garment.panel_names;
+    extras.group_of = garment.panel_of_triangle;
+    extras.comment = "tryon drape: '" + pattern.name + "' on '" + body.name + "'\nuv = 2D panel coordinates (m); 'l' = seam pairs";
+    write_obj(fs::path(o.outdir) / "garment.obj", out, extras);
+  }
   if (o.preview) {
-    std::vector<DrawMesh> draw{DrawMesh{&body.mesh.V, &body.mesh.F, {}, {190, 190, 195}, false},
-                               DrawMesh{&out.V, &out.F, {}, {70, 120, 190}, true}};
-    write_png(fs::path(o.outdir) / "preview.png", render_views(draw));
+    outputs::PreviewOptions po;
+    po.title = pattern.name + " ON " + body.name + (clean ? "" : " (NOT CLEAN)");
+    po.legend_note = outputs::legend_range_note(maps, fit_map);
+    outputs::write_preview(fs::path(o.outdir) / "preview.png", body.mesh, out, outputs::fit_map_colors(maps, fit_map),
+                           fit_map, po);
   }
   const double t_write = since(t_write0);
 
@@ -218,6 +235,12 @@ int run_drape(const DrapeCommand& o) {
                      {"write", t_write}, {"total", since(t_start)}}},
       {"quality", quality_json(q)}};
   report["material"] = material.name;
+  auto range = [](const Eigen::VectorXd& v) {
+    const outputs::Range r = outputs::range_of(v);
+    return nlohmann::json{{"min", std::isfinite(r.min) ? json(r.min) : json(nullptr)},
+                          {"max", std::isfinite(r.max) ? json(r.max) : json(nullptr)}};
+  };
+  report["fit_maps"] = {{"strain", range(maps.strain)}, {"distance_m", range(maps.distance_m)}};
   report["run"] = {{"status", cloth::run_status_name(run.status)}, {"reason", run.reason}, {"rollbacks", run.rollbacks},
                    {"pushed_out", pushed}, {"body_contacts", contact.stats().body_contacts},
                    {"self_contacts", contact.stats().self_contacts}, {"failsafe_reverts", contact.stats().failsafe_reverts}};
@@ -247,7 +270,12 @@ void add_drape_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--seams", o->seams, "sew (pull seams shut around the body, default) or merge (join at once)")
       ->check(CLI::IsMember({"sew", "merge"}));
   cmd->add_flag("!--no-contact", o->contact, "no body or self contact at all (diagnostics: the cloth alone)");
-  cmd->add_flag("--preview", o->preview, "also write preview.png");
+  cmd->add_flag("--preview", o->preview, "also write preview.png (front, side, back, legend)");
+  cmd->add_option("--fit-map", o->fit_map, "garment colouring of the preview and the GLB: strain (default), distance, none")
+      ->check(CLI::IsMember({"strain", "distance", "none"}));
+  cmd->add_option("--format", o->format, "garment file: obj (default) or glb (normals, UVs, COLOR_0 fit map)")
+      ->check(CLI::IsMember({"obj", "glb"}));
+  cmd->add_flag("--with-body", o->with_body, "glb: include the body as a second mesh");
   cmd->add_flag("--quiet", o->quiet, "no progress bar or summary");
   add_up_option(*cmd, o->up);
   cmd->callback([o, &run] { run = [o] { return run_drape(*o); }; });

@@ -7,7 +7,6 @@
 
 #include "apps/commands.hpp"
 #include "apps/options.hpp"
-#include "apps/render.hpp"
 #include "avatars/avatar.hpp"
 #include "core/error.hpp"
 #include "core/logger.hpp"
@@ -15,6 +14,7 @@
 #include "garments/garment_builder.hpp"
 #include "garments/garmentcode_reader.hpp"
 #include "garments/validate.hpp"
+#include "outputs/preview.hpp"
 
 namespace tryon::apps {
 namespace {
@@ -143,15 +143,15 @@ int run_inspect(const InspectOptions& o) {
   }
 
   if (!o.preview.empty()) {
-    // Body in grey, each panel in its own colour.
-    static const Rgb palette[] = {{214, 96, 77},  {67, 147, 195}, {120, 180, 90},  {240, 180, 60},
-                                  {150, 110, 190}, {80, 190, 180}, {230, 130, 170}, {140, 140, 80}};
-    std::vector<DrawMesh> draw;
-    if (body) draw.push_back(DrawMesh{&body->mesh.V, &body->mesh.F, {}, {190, 190, 195}, false});
-    DrawMesh garment{&m.V, &m.F};
-    for (int v = 0; v < m.num_vertices(); ++v) garment.vertex_colors.push_back(palette[m.panel_of_vertex[v] % 8]);
-    draw.push_back(std::move(garment));
-    write_png(o.preview, render_views(draw));
+    // Each panel in its own colour, over the body.
+    static const outputs::Rgb palette[] = {{214, 96, 77},  {67, 147, 195}, {120, 180, 90},  {240, 180, 60},
+                                           {150, 110, 190}, {80, 190, 180}, {230, 130, 170}, {140, 140, 80}};
+    std::vector<outputs::Rgb> colors;
+    for (int v = 0; v < m.num_vertices(); ++v) colors.push_back(palette[m.panel_of_vertex[v] % 8]);
+    outputs::PreviewOptions po;
+    po.title = "PLACED " + pattern.name + (body ? " ON " + body->name : "");
+    outputs::write_preview(o.preview, body ? body->mesh : TriMesh{}, TriMesh{m.V, m.F, {}}, colors,
+                           outputs::FitMap::none, po);
     doc["preview"] = o.preview;
   }
 

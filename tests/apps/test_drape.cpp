@@ -62,6 +62,30 @@ TEST(Drape, ReportFollowsTheSchemaAndTheCheckerAgrees) {
   fs::remove_all(out);
 }
 
+TEST(Drape, GlbPreviewAndFitMapRanges) {
+  TRYON_REQUIRE_SHARED("patterns/garmentcode_gpg/templates/skirts/skirt_2_panels.json");
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_glb_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const fs::path pattern = tryon::test::shared_data() / "patterns/garmentcode_gpg/templates/skirts/skirt_2_panels.json";
+  const auto r = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(tryon::test::assets() / "bodies/mean_all.obj") +
+                           " -o " + quoted(out) + " --resolution-cm 5 --max-frames 10 --quiet --format glb --with-body"
+                           " --preview --fit-map distance");
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  EXPECT_FALSE(fs::exists(out / "garment.obj"));
+  std::ifstream glb(out / "garment.glb", std::ios::binary);
+  char magic[4] = {};
+  glb.read(magic, 4);
+  EXPECT_EQ(std::string(magic, 4), "glTF");
+  EXPECT_GT(fs::file_size(out / "preview.png"), 10000u);
+  const json report = read_json(out / "report.json");
+  // The distance map's range: the skirt hangs outside the body, within a metre of it.
+  const double dmin = report["fit_maps"]["distance_m"]["min"], dmax = report["fit_maps"]["distance_m"]["max"];
+  EXPECT_LE(dmin, dmax);
+  EXPECT_LT(dmax, 1.0);
+  EXPECT_TRUE(report["fit_maps"]["strain"]["min"].is_number());
+  fs::remove_all(out);
+}
+
 TEST(Drape, BadInputWritesNothing) {
   const fs::path out = fs::temp_directory_path() / ("tryon_drape_bad_" + std::to_string(::getpid()));
   fs::remove_all(out);
@@ -72,6 +96,7 @@ TEST(Drape, BadInputWritesNothing) {
         "drape " + quoted(shirt) + " --avatar " + quoted(out / "missing.obj") + " -o " + quoted(out),
         "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --material velvet_unicorn",
         "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --integrator magic",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --fit-map rainbow",
         "drape " + quoted(shirt) + " --avatar " + quoted(body)}) {
     const auto r = run_tryon(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;

@@ -1,4 +1,4 @@
-#include "apps/render.hpp"
+#include "outputs/render.hpp"
 
 #include <png.h>
 
@@ -8,12 +8,14 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/error.hpp"
 #include "core/trimesh.hpp"
 
-namespace tryon::apps {
+namespace tryon::outputs {
 
 Image::Image(int w, int h, Rgb background) : width(w), height(h), rgb(static_cast<std::size_t>(w) * h * 3) {
-  for (std::size_t i = 0; i < rgb.size(); i += 3) std::copy(background.begin(), background.end(), rgb.begin() + i);
+  for (std::size_t i = 0; i < rgb.size(); i += 3)
+    std::copy(background.begin(), background.end(), rgb.begin() + i);
 }
 
 void Image::set(int x, int y, const Rgb& c) {
@@ -21,22 +23,39 @@ void Image::set(int x, int y, const Rgb& c) {
   std::copy(c.begin(), c.end(), rgb.begin() + (static_cast<std::size_t>(y) * width + x) * 3);
 }
 
+Rgb Image::at(int x, int y) const {
+  const std::size_t i = (static_cast<std::size_t>(y) * width + x) * 3;
+  return {rgb[i], rgb[i + 1], rgb[i + 2]};
+}
+
+void Image::fill_rect(int x, int y, int w, int h, const Rgb& c) {
+  for (int yy = std::max(0, y); yy < std::min(height, y + h); ++yy)
+    for (int xx = std::max(0, x); xx < std::min(width, x + w); ++xx) set(xx, yy, c);
+}
+
+void Image::blit(const Image& src, int x, int y) {
+  for (int yy = 0; yy < src.height; ++yy)
+    for (int xx = 0; xx < src.width; ++xx) set(x + xx, y + yy, src.at(xx, yy));
+}
+
 namespace {
 
 struct View {
-  Mat3 R;       // world -> view: x right, y up, z towards the viewer
-  int x0 = 0;   // left pixel of the view in the image
+  Mat3 R;      // world -> view: x right, y up, z towards the viewer
+  int x0 = 0;  // left pixel of the view in the image
 };
 
 // Rasterises one triangle with barycentric interpolation of depth and colour.
 void raster_triangle(Image& img, std::vector<float>& zbuf, const std::array<Vec3, 3>& p,
                      const std::array<Vec3, 3>& c, int xmin_clip, int xmax_clip) {
-  const double area = (p[1].x() - p[0].x()) * (p[2].y() - p[0].y()) - (p[1].y() - p[0].y()) * (p[2].x() - p[0].x());
+  const double area =
+      (p[1].x() - p[0].x()) * (p[2].y() - p[0].y()) - (p[1].y() - p[0].y()) * (p[2].x() - p[0].x());
   if (std::abs(area) < 1e-12) return;
   const int x0 = std::max(xmin_clip, static_cast<int>(std::floor(std::min({p[0].x(), p[1].x(), p[2].x()}))));
   const int x1 = std::min(xmax_clip, static_cast<int>(std::ceil(std::max({p[0].x(), p[1].x(), p[2].x()}))));
   const int y0 = std::max(0, static_cast<int>(std::floor(std::min({p[0].y(), p[1].y(), p[2].y()}))));
-  const int y1 = std::min(img.height - 1, static_cast<int>(std::ceil(std::max({p[0].y(), p[1].y(), p[2].y()}))));
+  const int y1 =
+      std::min(img.height - 1, static_cast<int>(std::ceil(std::max({p[0].y(), p[1].y(), p[2].y()}))));
   for (int y = y0; y <= y1; ++y)
     for (int x = x0; x <= x1; ++x) {
       const double px = x + 0.5, py = y + 0.5;
@@ -49,9 +68,10 @@ void raster_triangle(Image& img, std::vector<float>& zbuf, const std::array<Vec3
       if (z <= zb) continue;
       zb = static_cast<float>(z);
       const Vec3 col = w0 * c[0] + w1 * c[1] + w2 * c[2];
-      img.set(x, y, {static_cast<unsigned char>(std::clamp(col.x(), 0.0, 255.0)),
-                     static_cast<unsigned char>(std::clamp(col.y(), 0.0, 255.0)),
-                     static_cast<unsigned char>(std::clamp(col.z(), 0.0, 255.0))});
+      img.set(x, y,
+              {static_cast<unsigned char>(std::clamp(col.x(), 0.0, 255.0)),
+               static_cast<unsigned char>(std::clamp(col.y(), 0.0, 255.0)),
+               static_cast<unsigned char>(std::clamp(col.z(), 0.0, 255.0))});
     }
 }
 
@@ -61,6 +81,9 @@ Image render_views(const std::vector<DrawMesh>& meshes, int view_width) {
   const Rgb background{245, 245, 242};
   Bounds3 box;
   for (const DrawMesh& m : meshes) {
+    if (!m.vertex_colors.empty() && static_cast<Eigen::Index>(m.vertex_colors.size()) != m.V->rows())
+      throw InputError("render_views: " + std::to_string(m.vertex_colors.size()) + " vertex colours for " +
+                       std::to_string(m.V->rows()) + " vertices");
     const Bounds3 b = bounds(*m.V);
     box.min = box.min.cwiseMin(b.min);
     box.max = box.max.cwiseMax(b.max);
@@ -72,7 +95,8 @@ Image render_views(const std::vector<DrawMesh>& meshes, int view_width) {
   const double scale = 0.9 * view_width / widest;
   const int height = std::max(64, static_cast<int>(std::ceil(box.extent().y() * scale / 0.94)));
   Image img(view_width * 3, height, background);
-  std::vector<float> zbuf(static_cast<std::size_t>(img.width) * height, -std::numeric_limits<float>::infinity());
+  std::vector<float> zbuf(static_cast<std::size_t>(img.width) * height,
+                          -std::numeric_limits<float>::infinity());
   const std::array<View, 3> views{
       View{Mat3::Identity(), 0},
       View{Eigen::AngleAxisd(-M_PI / 2, Vec3::UnitY()).toRotationMatrix(), view_width},  // look from +X
@@ -99,13 +123,17 @@ Image render_views(const std::vector<DrawMesh>& meshes, int view_width) {
     }
   }
   // Thin separators between the views.
-  for (int y = 0; y < height; ++y) img.set(view_width, y, {200, 200, 200}), img.set(2 * view_width, y, {200, 200, 200});
+  for (int y = 0; y < height; ++y)
+    img.set(view_width, y, {200, 200, 200}), img.set(2 * view_width, y, {200, 200, 200});
   return img;
 }
 
 void write_png(const std::filesystem::path& path, const Image& image) {
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  const std::filesystem::path tmp = dir / ("." + path.filename().string() + ".tmp");
+  std::string name = path.filename().string();
+  name.insert(name.begin(), '.');
+  name.append(".tmp");
+  const std::filesystem::path tmp = dir / name;
   FILE* fp = std::fopen(tmp.c_str(), "wb");
   if (!fp) throw std::runtime_error("cannot write '" + path.string() + "'");
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
@@ -132,4 +160,47 @@ void write_png(const std::filesystem::path& path, const Image& image) {
   std::filesystem::rename(tmp, path);
 }
 
-}  // namespace tryon::apps
+Image read_png(const std::filesystem::path& path) {
+  FILE* fp = std::fopen(path.c_str(), "rb");
+  if (!fp) throw InputError("cannot open PNG '" + path.string() + "'");
+  unsigned char sig[8] = {};
+  if (std::fread(sig, 1, 8, fp) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
+    std::fclose(fp);
+    throw InputError("'" + path.string() + "' is not a PNG file");
+  }
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  png_infop info = png ? png_create_info_struct(png) : nullptr;
+  Image image;  // outside the setjmp scope: no object with a destructor is skipped by longjmp
+  std::vector<png_bytep> rows;
+  if (!png || !info || setjmp(png_jmpbuf(png))) {
+    png_destroy_read_struct(&png, &info, nullptr);
+    std::fclose(fp);
+    throw InputError("cannot decode PNG '" + path.string() + "'");
+  }
+  png_init_io(png, fp);
+  png_set_sig_bytes(png, 8);
+  png_read_info(png, info);
+  // Normalise every colour type and depth to 8-bit RGB.
+  png_set_strip_16(png);
+  png_set_strip_alpha(png);
+  png_set_packing(png);
+  png_set_palette_to_rgb(png);
+  png_set_expand_gray_1_2_4_to_8(png);
+  png_set_gray_to_rgb(png);
+  png_read_update_info(png, info);
+  image.width = static_cast<int>(png_get_image_width(png, info));
+  image.height = static_cast<int>(png_get_image_height(png, info));
+  if (png_get_rowbytes(png, info) != static_cast<std::size_t>(image.width) * 3)
+    png_error(png, "unexpected row size");
+  image.rgb.resize(static_cast<std::size_t>(image.width) * image.height * 3);
+  rows.resize(image.height);
+  for (int y = 0; y < image.height; ++y)
+    rows[y] = image.rgb.data() + static_cast<std::size_t>(y) * image.width * 3;
+  png_read_image(png, rows.data());
+  png_read_end(png, nullptr);
+  png_destroy_read_struct(&png, &info, nullptr);
+  std::fclose(fp);
+  return image;
+}
+
+}  // namespace tryon::outputs
