@@ -113,15 +113,23 @@ int weld_vertices(TriMesh& mesh, double tolerance) {
   return removed;
 }
 
-Segments unique_edges(ConstRef<Triangles> F) {
+namespace {
+// Every triangle side as (smaller, larger) vertex index, sorted: equal runs are one edge.
+std::vector<std::pair<int, int>> sorted_sides(ConstRef<Triangles> F) {
   std::vector<std::pair<int, int>> e;
   e.reserve(F.rows() * 3);
   for (Eigen::Index f = 0; f < F.rows(); ++f)
     for (int k = 0; k < 3; ++k) {
-      int a = F(f, k), b = F(f, (k + 1) % 3);
+      const int a = F(f, k), b = F(f, (k + 1) % 3);
       e.emplace_back(std::min(a, b), std::max(a, b));
     }
   std::sort(e.begin(), e.end());
+  return e;
+}
+}  // namespace
+
+Segments unique_edges(ConstRef<Triangles> F) {
+  std::vector<std::pair<int, int>> e = sorted_sides(F);
   e.erase(std::unique(e.begin(), e.end()), e.end());
   Segments E(e.size(), 2);
   for (std::size_t i = 0; i < e.size(); ++i) E.row(i) << e[i].first, e[i].second;
@@ -129,22 +137,14 @@ Segments unique_edges(ConstRef<Triangles> F) {
 }
 
 EdgeTopology edge_topology(ConstRef<Triangles> F) {
-  std::vector<std::pair<int, int>> e;
-  e.reserve(F.rows() * 3);
-  for (Eigen::Index f = 0; f < F.rows(); ++f)
-    for (int k = 0; k < 3; ++k) {
-      int a = F(f, k), b = F(f, (k + 1) % 3);
-      e.emplace_back(std::min(a, b), std::max(a, b));
-    }
-  std::sort(e.begin(), e.end());
+  const std::vector<std::pair<int, int>> e = sorted_sides(F);
   EdgeTopology t;
   for (std::size_t i = 0; i < e.size();) {
     std::size_t j = i;
     while (j < e.size() && e[j] == e[i]) ++j;
-    const std::size_t count = j - i;
     ++t.edges;
-    if (count == 1) ++t.boundary_edges;
-    if (count >= 3) ++t.non_manifold_edges;
+    if (j - i == 1) ++t.boundary_edges;
+    if (j - i >= 3) ++t.non_manifold_edges;
     i = j;
   }
   return t;

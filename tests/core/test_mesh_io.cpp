@@ -42,6 +42,7 @@ TEST(MeshIO, ObjRoundTripThroughAssimp) {
   const std::string text = read_text_file(p, "obj");
   EXPECT_NE(text.find("\nl 1 4\n"), std::string::npos);
   EXPECT_NE(text.find("\nvt 0.5 0.5\n"), std::string::npos);
+  fs::remove_all(temp_dir());
 }
 
 TEST(MeshIO, MissingFileDirectoryAndGarbageAreInputErrors) {
@@ -60,6 +61,7 @@ TEST(MeshIO, MissingFileDirectoryAndGarbageAreInputErrors) {
   const fs::path badindex = d / "badindex.obj";
   std::ofstream(badindex) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n";
   EXPECT_THROW(read_mesh(badindex), InputError);
+  fs::remove_all(d);
 }
 
 TEST(MeshIO, AtomicWriteLeavesNoTemporaryFile) {
@@ -71,6 +73,7 @@ TEST(MeshIO, AtomicWriteLeavesNoTemporaryFile) {
   for (auto& e : fs::directory_iterator(d)) (void)e, ++files;
   EXPECT_EQ(files, 1);
   EXPECT_THROW(write_file_atomic(d / "missing_dir" / "b.txt", "x"), std::runtime_error);
+  fs::remove_all(d.parent_path());
 }
 
 TEST(MeshIO, ReadsEveryFormatOfTheCesiumMan) {
