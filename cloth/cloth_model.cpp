@@ -262,7 +262,7 @@ void add_sewing_springs(ClothModel& m, const Segments& pairs, double stiffness) 
     S.rest_now[ns + i] = (m.x.row(pairs(i, 0)) - m.x.row(pairs(i, 1))).norm();  // closes at seam_close_speed
     S.stiffness[ns + i] = stiffness;
     S.damping[ns + i] = m.material.damping * stiffness;
-    S.kind.push_back(SpringKind::cross);
+    S.kind.push_back(SpringKind::sewing);
   }
   index_springs(m);
 }

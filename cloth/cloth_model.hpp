@@ -15,6 +15,7 @@ enum class SpringKind : unsigned char {
   stretch,  ///< a triangle edge (one per panel that owns the edge)
   cross,    ///< across an interior edge, between the two opposite vertices: resists shear
             ///< in the plane and, with BendModel::springs, bending [Provot 1995]
+  sewing,   ///< between the two particles of an open seam pair, rest length 0 (add_sewing_springs)
 };
 
 /// Springs as flat arrays, one entry per spring (|S| rows).

@@ -307,7 +307,19 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh};
     std::vector<int> involved;
     const collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
-    for (const auto& h : body_hits.vertex_face) involved.push_back(h.vertex);
+    // A vertex that would pass through a body face goes back to where it was, keeping the
+    // part of its velocity along the face, so it slides on next step instead of sticking.
+    int slid = 0;
+    for (const auto& h : body_hits.vertex_face) {
+      const int i = h.vertex;
+      if (!movable(i) || x_new.row(i) == x_prev.row(i)) continue;
+      const Vec3 nrm = m.face_normal.row(h.triangle);
+      x_new.row(i) = x_prev.row(i);
+      const double vn = v_new.row(i).dot(nrm);
+      if (vn < 0) v_new.row(i) -= vn * nrm.transpose();
+      reverted[i] = 1;
+      ++slid;
+    }
     for (const auto& h : body_hits.face_vertex)
       for (int k = 0; k < 3; ++k) involved.push_back(m.cloth_F(h.triangle, k));
     for (const auto& h : body_hits.edge_edge)
@@ -328,7 +340,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
           involved.push_back(m.cloth_topo.edges(e, 0)), involved.push_back(m.cloth_topo.edges(e, 1));
       }
     }
-    int changed = 0;
+    int changed = slid;
     for (int i : involved) {
       if (x_new.row(i) == x_prev.row(i)) continue;
       x_new.row(i) = x_prev.row(i);

@@ -113,9 +113,17 @@ bool Simulator::step(double dt, std::string* why) {
   model_.v.swap(v_new_);
   // Seam closing: over-long rest lengths shrink towards the 2D rest length.
   Springs& S = model_.springs;
-  for (int s = 0; s < S.size(); ++s)
+  for (int s = 0; s < S.size(); ++s) {
     if (S.rest_now[s] > S.rest[s])
       S.rest_now[s] = std::max(S.rest[s], S.rest_now[s] - settings_.seam_close_speed * dt);
+    if (S.kind[s] == SpringKind::sewing) {
+      // A sewing spring pulls with a capped force: its rest length never lags more than
+      // sewing_max_pull behind the pair's distance, so a seam held back by the body pulls
+      // with at most k · sewing_max_pull instead of building up an explosive force.
+      const double len = (model_.x.row(S.ends(s, 0)) - model_.x.row(S.ends(s, 1))).norm();
+      S.rest_now[s] = std::max(S.rest_now[s], len - settings_.sewing_max_pull);
+    }
+  }
   ++steps_;
   return true;
 }

@@ -42,6 +42,8 @@ struct SimulatorSettings {
   /// Springs that start longer than their strain limit (spanning a seam gap) have their rest
   /// length shortened at this speed (m/s) until it reaches the 2D rest length.
   double seam_close_speed = 0.2;
+  /// Sewing springs (SpringKind::sewing) pull with at most stiffness × this (m) of stretch.
+  double sewing_max_pull = 0.05;
   /// Particles pinned for the first pin_frames frames (e.g. labelled_particles(...)).
   std::vector<int> temporary_pins;
   int pin_frames = 0;
