@@ -14,5 +14,7 @@ void add_inspect_command(CLI::App& app, std::function<int()>& run);
 void add_drape_command(CLI::App& app, std::function<int()>& run);
 /// Adds `check`.
 void add_check_command(CLI::App& app, std::function<int()>& run);
+/// Adds `batch` (many drapes, each in its own child process running `drape`).
+void add_batch_command(CLI::App& app, std::function<int()>& run);
 
 }  // namespace tryon::apps

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   apps::add_inspect_command(app, run);
   apps::add_drape_command(app, run);
   apps::add_check_command(app, run);
+  apps::add_batch_command(app, run);
   // Name an unknown command rather than only saying that one is required.
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];

@@ -33,6 +33,11 @@ inline CommandResult run_tryon(const std::string& args) {
   return r;
 }
 
-inline std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+inline std::string quoted(const std::filesystem::path& p) {
+  std::string s(1, '\'');  // built piecewise: GCC 12 warns falsely (-Wrestrict) on "'" + s + "'"
+  s += p.string();
+  s += '\'';
+  return s;
+}
 
 }  // namespace tryon::test
