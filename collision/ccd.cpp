@@ -66,6 +66,14 @@ static bool stays_away(double c0, double c1, double c2, double c3, double bound)
   return above || below;
 }
 
+// Conservative early exit for f = (u × w) · r: a pair within eta has |f| ≤ |u × w| eta, and
+// |u|, |w| along a linear motion are bounded by their end values (convexity of the norm).
+static bool cannot_come_within(double c0, double c1, double c2, double c3, double tol, double eta,
+                               const Vec3& u0, const Vec3& u1, const Vec3& w0, const Vec3& w1) {
+  const double span = std::max(u0.norm(), u1.norm()) * std::max(w0.norm(), w1.norm());
+  return stays_away(c0, c1, c2, c3, tol + span * eta);
+}
+
 std::vector<double> cubic_candidates(double c0, double c1, double c2, double c3, double tol) {
   const Cubic f{c0, c1, c2, c3};
   std::vector<double> split{0.0, 1.0};
@@ -110,10 +118,7 @@ Impact vertex_face_ccd(const Vec3& p0, const Vec3& a0, const Vec3& b0, const Vec
   const double tol = 1e-12 * L * L * L;
   // Coplanarity: ((b − a) × (c − a)) · (p − a) = 0 [Bridson et al. 2002, eq. 1].
   const Cubic f = triple_product(b0 - a0, db - da, c0 - a0, dc - da, p0 - a0, dp - da);
-  // Conservative early exit: within eta of the triangle, |f| ≤ |(b − a) × (c − a)| eta, and the
-  // edge lengths along the motion are bounded by their end values (convexity of the norm).
-  const double span = std::max((b0 - a0).norm(), (b1 - a1).norm()) * std::max((c0 - a0).norm(), (c1 - a1).norm());
-  if (stays_away(f.c0, f.c1, f.c2, f.c3, tol + span * eta)) return Impact{};
+  if (cannot_come_within(f.c0, f.c1, f.c2, f.c3, tol, eta, b0 - a0, b1 - a1, c0 - a0, c1 - a1)) return Impact{};
   std::vector<double> cand = cubic_candidates(f.c0, f.c1, f.c2, f.c3, tol);
   // In-plane events (robust coplanar case): p crossing the line of each edge.
   const Vec3 am = lerp(a0, a1, 0.5), bm = lerp(b0, b1, 0.5), cm = lerp(c0, c1, 0.5), pm = lerp(p0, p1, 0.5);
@@ -157,9 +162,8 @@ Impact edge_edge_ccd(const Vec3& a0, const Vec3& b0, const Vec3& c0, const Vec3&
   const double tol = 1e-12 * L * L * L;
   // Coplanarity: ((b − a) × (d − c)) · (c − a) = 0 [Bridson et al. 2002].
   const Cubic f = triple_product(b0 - a0, db - da, d0 - c0, dd - dc, c0 - a0, dc - da);
-  // Conservative early exit, as for vertex–face: segments within eta lie on lines within eta.
-  const double span = std::max((b0 - a0).norm(), (b1 - a1).norm()) * std::max((d0 - c0).norm(), (d1 - c1).norm());
-  if (stays_away(f.c0, f.c1, f.c2, f.c3, tol + span * eta)) return Impact{};
+  // Segments within eta lie on lines within eta.
+  if (cannot_come_within(f.c0, f.c1, f.c2, f.c3, tol, eta, b0 - a0, b1 - a1, d0 - c0, d1 - c1)) return Impact{};
   std::vector<double> cand = cubic_candidates(f.c0, f.c1, f.c2, f.c3, tol);
   // In-plane events: each end point crossing the line of the other edge.
   const Vec3 am = lerp(a0, a1, 0.5), bm = lerp(b0, b1, 0.5), cm = lerp(c0, c1, 0.5), dm = lerp(d0, d1, 0.5);
