@@ -307,23 +307,23 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh};
     std::vector<int> involved;
     const collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
-    // A vertex that would pass through a body face goes back to where it was, keeping the
-    // part of its velocity along the face, so it slides on next step instead of sticking.
+    // A cloth vertex, edge or triangle that would pass through the body goes back to where it
+    // was, keeping the part of its velocity along the body (the face's, edge's or vertex's
+    // normal removed), so it slides on next step instead of sticking.
     int slid = 0;
-    for (const auto& h : body_hits.vertex_face) {
-      const int i = h.vertex;
-      if (!movable(i) || x_new.row(i) == x_prev.row(i)) continue;
-      const Vec3 nrm = m.face_normal.row(h.triangle);
+    auto slide_back = [&](int i, const Vec3& nrm) {
+      if (!movable(i) || x_new.row(i) == x_prev.row(i)) return;
       x_new.row(i) = x_prev.row(i);
       const double vn = v_new.row(i).dot(nrm);
       if (vn < 0) v_new.row(i) -= vn * nrm.transpose();
       reverted[i] = 1;
       ++slid;
-    }
+    };
+    for (const auto& h : body_hits.vertex_face) slide_back(h.vertex, m.face_normal.row(h.triangle));
     for (const auto& h : body_hits.face_vertex)
-      for (int k = 0; k < 3; ++k) involved.push_back(m.cloth_F(h.triangle, k));
+      for (int k = 0; k < 3; ++k) slide_back(m.cloth_F(h.triangle, k), m.vertex_normal.row(h.vertex));
     for (const auto& h : body_hits.edge_edge)
-      involved.push_back(m.cloth_topo.edges(h.edge_a, 0)), involved.push_back(m.cloth_topo.edges(h.edge_a, 1));
+      for (int k = 0; k < 2; ++k) slide_back(m.cloth_topo.edges(h.edge_a, k), m.edge_normal.row(h.edge_b));
     if (s.self_collision) {
       const collision::ContinuousResult self_hits = collision::continuous_self_collisions(cloth);
       for (const auto& h : self_hits.vertex_face) {
