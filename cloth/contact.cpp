@@ -246,18 +246,10 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
         contact_velocity(v_new.row(p), nrm, s.friction);
       }
     }
-    // Body edges against cloth edges.
-    for (const auto& h : prox.edge_edge) {
-      if (h.distance >= s.thickness) continue;
-      const Vec3 nrm = m.edge_normal.row(h.edge_b);
-      const double signed_dist = (h.point_a - h.point_b).dot(nrm);
-      if (signed_dist >= s.thickness) continue;
-      const double delta = s.thickness - signed_dist;
-      const double wa = 1 - h.s, wb = h.s, w2 = wa * wa + wb * wb;
-      const int a = m.cloth_topo.edges(h.edge_a, 0), b = m.cloth_topo.edges(h.edge_a, 1);
-      if (movable(a)) x_new.row(a) += (wa * delta / w2) * nrm.transpose(), contact_velocity(v_new.row(a), nrm, s.friction);
-      if (movable(b)) x_new.row(b) += (wb * delta / w2) * nrm.transpose(), contact_velocity(v_new.row(b), nrm, s.friction);
-    }
+    // Body edges against cloth edges are left to the continuous fail-safe below: pushing
+    // cloth edges off every body edge closer than the thickness (nearly parallel edges give
+    // ill-defined closest points) held sewing seams open (measured: skirt_2_panels at 3 cm,
+    // 19-21 of 48 seam pairs closed with it, 46 of 48 without, and no intersection either way).
   }
 
   // 2. Self repulsion: inelastic, position and velocity, weighted by inverse mass.
