@@ -30,50 +30,44 @@ RayResult signed_crossings(const Vec3& p, const Vec3& d, const Bvh<Aabb>& bvh, C
                            ConstRef<Triangles> F, int& sum) {
   sum = 0;
   const Vec3 inv_d = d.cwiseInverse();
-  const auto& nodes = bvh.nodes();
-  const auto& prims = bvh.primitives();
-  std::vector<int> stack{0};
-  while (!stack.empty()) {
-    const int i = stack.back();
-    stack.pop_back();
-    const auto& n = nodes[i];
-    if (!ray_hits_box(p, inv_d, n.bv)) continue;
-    if (!n.is_leaf()) {
-      stack.push_back(n.right);
-      stack.push_back(i + 1);
-      continue;
-    }
-    for (int k = n.begin; k < n.end; ++k) {
-      const int f = prims[k];
-      const Vec3 a = V.row(F(f, 0)), b = V.row(F(f, 1)), c = V.row(F(f, 2));
-      // Möller–Trumbore [Möller & Trumbore 1997].
-      const Vec3 e1 = b - a, e2 = c - a, h = d.cross(e2);
-      const double det = e1.dot(h);
-      const double scale = e1.norm() * e2.norm();
-      if (std::abs(det) <= 1e-12 * scale) {
-        // The ray runs parallel to the triangle's plane; if it lies in it, another direction decides.
-        if (std::abs(e1.cross(e2).dot(p - a)) <= 1e-12 * scale * (p - a).norm() + 1e-15) {
-          Vec3 bary;
-          if ((closest_point_triangle(p, a, b, c, &bary) - p).norm() < 1e-12) return RayResult::on_surface;
-          return RayResult::grazing;
-        }
-        continue;
+  RayResult result = RayResult::ok;
+  walk_triangles(bvh, [&](const Aabb& box) { return ray_hits_box(p, inv_d, box); }, [&](int f) {
+    const Vec3 a = V.row(F(f, 0)), b = V.row(F(f, 1)), c = V.row(F(f, 2));
+    // Möller–Trumbore [Möller & Trumbore 1997].
+    const Vec3 e1 = b - a, e2 = c - a, h = d.cross(e2);
+    const double det = e1.dot(h);
+    const double scale = e1.norm() * e2.norm();
+    if (std::abs(det) <= 1e-12 * scale) {
+      // The ray runs parallel to the triangle's plane; if it lies in it, another direction decides.
+      if (std::abs(e1.cross(e2).dot(p - a)) <= 1e-12 * scale * (p - a).norm() + 1e-15) {
+        Vec3 bary;
+        result = (closest_point_triangle(p, a, b, c, &bary) - p).norm() < 1e-12 ? RayResult::on_surface
+                                                                                : RayResult::grazing;
+        return false;
       }
-      const double inv = 1.0 / det;
-      const Vec3 s = p - a;
-      const double u = s.dot(h) * inv;
-      const Vec3 qv = s.cross(e1);
-      const double v = d.dot(qv) * inv;
-      const double t = e2.dot(qv) * inv;
-      constexpr double eps = 1e-10;
-      if (u < -eps || v < -eps || u + v > 1 + eps) continue;
-      if (std::abs(t) <= 1e-12 * std::sqrt(scale)) return RayResult::on_surface;
-      if (t < 0) continue;
-      if (u < eps || v < eps || u + v > 1 - eps) return RayResult::grazing;
-      sum += det > 0 ? -1 : 1;  // det = −d·n: the ray leaves through the front when det < 0
+      return true;
     }
-  }
-  return RayResult::ok;
+    const double inv = 1.0 / det;
+    const Vec3 s = p - a;
+    const double u = s.dot(h) * inv;
+    const Vec3 qv = s.cross(e1);
+    const double v = d.dot(qv) * inv;
+    const double t = e2.dot(qv) * inv;
+    constexpr double eps = 1e-10;
+    if (u < -eps || v < -eps || u + v > 1 + eps) return true;
+    if (std::abs(t) <= 1e-12 * std::sqrt(scale)) {
+      result = RayResult::on_surface;
+      return false;
+    }
+    if (t < 0) return true;
+    if (u < eps || v < eps || u + v > 1 - eps) {
+      result = RayResult::grazing;
+      return false;
+    }
+    sum += det > 0 ? -1 : 1;  // det = −d·n: the ray leaves through the front when det < 0
+    return true;
+  });
+  return result;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
 // Point queries against a closed triangle mesh over its AABB tree: inside/outside by the
 // winding number, the closest surface point, and the triangles near a box.
+#include <utility>
 #include <vector>
 
 #include "collision/bvh.hpp"
@@ -23,10 +24,12 @@ struct ClosestPoint {
 };
 ClosestPoint closest_point(const Vec3& p, ConstRef<Points3> V, ConstRef<Triangles> F, const Bvh<Aabb>& bvh);
 
-/// Calls fn(triangle) for every triangle whose leaf box overlaps `box` (closed boxes).
-template <class Fn>
-void for_each_triangle_near(const Bvh<Aabb>& bvh, const Aabb& box, Fn&& fn) {
-  if (bvh.empty()) return;
+/// Depth-first walk over the tree: descends into nodes whose volume passes `enter(aabb)` and
+/// calls `visit(triangle)` for the triangles of the leaves reached; `visit` returns false to stop
+/// the walk. Returns false when it was stopped.
+template <class Enter, class Visit>
+bool walk_triangles(const Bvh<Aabb>& bvh, Enter&& enter, Visit&& visit) {
+  if (bvh.empty()) return true;
   const auto& nodes = bvh.nodes();
   const auto& prims = bvh.primitives();
   std::vector<int> stack{0};
@@ -34,14 +37,26 @@ void for_each_triangle_near(const Bvh<Aabb>& bvh, const Aabb& box, Fn&& fn) {
     const int i = stack.back();
     stack.pop_back();
     const auto& n = nodes[i];
-    if ((n.bv.hi.array() < box.lo.array()).any() || (n.bv.lo.array() > box.hi.array()).any()) continue;
+    if (!enter(n.bv)) continue;
     if (n.is_leaf()) {
-      for (int p = n.begin; p < n.end; ++p) fn(prims[p]);
+      for (int p = n.begin; p < n.end; ++p)
+        if (!visit(prims[p])) return false;
     } else {
       stack.push_back(n.right);
       stack.push_back(i + 1);
     }
   }
+  return true;
+}
+
+/// Calls fn(triangle) for every triangle whose leaf box overlaps `box` (closed boxes); fn
+/// returns false to stop early.
+template <class Fn>
+void for_each_triangle_near(const Bvh<Aabb>& bvh, const Aabb& box, Fn&& fn) {
+  walk_triangles(
+      bvh,
+      [&](const Aabb& b) { return !((b.hi.array() < box.lo.array()).any() || (b.lo.array() > box.hi.array()).any()); },
+      std::forward<Fn>(fn));
 }
 
 }  // namespace tryon::collision

@@ -58,26 +58,27 @@ Quality check(const Cloth& cloth, const TriMesh& body, const CheckOptions& optio
   }
   for (int v = 0; v < nv; ++v) root[v] = find(v);
 
-  auto edge_box = [&](std::size_t e) {
-    Aabb box;
-    box.extend(Vec3(cloth.V.row(edges(e, 0))));
-    box.extend(Vec3(cloth.V.row(edges(e, 1))));
-    return box;
+  // Cloth edges that meet a triangle of (V, F) other than those `skip(triangle, edge)` names.
+  auto edges_meeting = [&](ConstRef<Points3> V, ConstRef<Triangles> F, const Bvh<Aabb>& bvh, auto&& skip) {
+    std::vector<char> hit(ne, 0);
+    parallel_for(ne, [&](std::size_t e) {
+      const Vec3 p = cloth.V.row(edges(e, 0)), r = cloth.V.row(edges(e, 1));
+      Aabb box;
+      box.extend(p);
+      box.extend(r);
+      collision::for_each_triangle_near(bvh, box, [&](int f) {
+        if (skip(f, e)) return true;
+        hit[e] = collision::segment_triangle_intersect(p, r, V.row(F(f, 0)), V.row(F(f, 1)), V.row(F(f, 2)));
+        return !hit[e];  // the first hit settles the edge
+      });
+    });
+    return static_cast<int>(std::count(hit.begin(), hit.end(), 1));
   };
 
   // Body intersections: cloth edges meeting the body surface.
   if (body.num_triangles() > 0) {
     const Bvh<Aabb> body_bvh(body.V, body.F);
-    std::vector<char> hit(ne, 0);
-    parallel_for(ne, [&](std::size_t e) {
-      const Vec3 p = cloth.V.row(edges(e, 0)), r = cloth.V.row(edges(e, 1));
-      collision::for_each_triangle_near(body_bvh, edge_box(e), [&](int f) {
-        if (!hit[e] && collision::segment_triangle_intersect(p, r, body.V.row(body.F(f, 0)), body.V.row(body.F(f, 1)),
-                                                             body.V.row(body.F(f, 2))))
-          hit[e] = 1;
-      });
-    });
-    q.body_intersections = static_cast<int>(std::count(hit.begin(), hit.end(), 1));
+    q.body_intersections = edges_meeting(body.V, body.F, body_bvh, [](int, std::size_t) { return false; });
     const std::vector<double> w = collision::winding_numbers(cloth.V, body.V, body.F, body_bvh);
     q.vertices_inside_body = static_cast<int>(std::count_if(w.begin(), w.end(), [](double x) { return x >= 0.5; }));
   }
@@ -85,22 +86,14 @@ Quality check(const Cloth& cloth, const TriMesh& body, const CheckOptions& optio
   // Self intersections: cloth edges meeting a cloth triangle they share no (sewn) vertex with.
   if (cloth.F.rows() > 0) {
     const Bvh<Aabb> cloth_bvh(cloth.V, cloth.F);
-    std::vector<char> hit(ne, 0);
-    parallel_for(ne, [&](std::size_t e) {
+    q.self_intersections = edges_meeting(cloth.V, cloth.F, cloth_bvh, [&](int f, std::size_t e) {
       const int a = root[edges(e, 0)], b = root[edges(e, 1)];
-      const Vec3 p = cloth.V.row(edges(e, 0)), r = cloth.V.row(edges(e, 1));
-      collision::for_each_triangle_near(cloth_bvh, edge_box(e), [&](int f) {
-        if (hit[e]) return;
-        for (int k = 0; k < 3; ++k) {
-          const int t = root[cloth.F(f, k)];
-          if (t == a || t == b) return;
-        }
-        if (collision::segment_triangle_intersect(p, r, cloth.V.row(cloth.F(f, 0)), cloth.V.row(cloth.F(f, 1)),
-                                                  cloth.V.row(cloth.F(f, 2))))
-          hit[e] = 1;
-      });
+      for (int k = 0; k < 3; ++k) {
+        const int t = root[cloth.F(f, k)];
+        if (t == a || t == b) return true;
+      }
+      return false;
     });
-    q.self_intersections = static_cast<int>(std::count(hit.begin(), hit.end(), 1));
   }
 
   if (cloth.rest.rows() == nv && ne > 0) {

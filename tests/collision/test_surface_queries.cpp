@@ -38,7 +38,10 @@ TEST(SurfaceQueries, TrianglesNearABoxMatchBruteForce) {
   box.extend(Vec3(-0.1, 1.0, 0.0));
   box.extend(Vec3(0.05, 1.1, 0.2));
   std::vector<int> found;
-  for_each_triangle_near(bvh, box, [&](int f) { found.push_back(f); });
+  for_each_triangle_near(bvh, box, [&](int f) {
+    found.push_back(f);
+    return true;
+  });
   std::sort(found.begin(), found.end());
   std::vector<int> expected;
   for (int f = 0; f < body.num_triangles(); ++f) {
