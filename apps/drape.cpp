@@ -206,12 +206,8 @@ int run_drape(const DrapeCommand& o) {
     outputs::write_glb(fs::path(o.outdir) / "garment.glb", out, garment.rest,
                        outputs::fit_map_colors(maps, fit_map == outputs::FitMap::none ? outputs::FitMap::strain : fit_map), go);
   } else {
-    ObjExtras extras;
-    extras.lines = garment.seam_pairs;
-    extras.groups = garment.panel_names;
-    extras.group_of = garment.panel_of_triangle;
-    extras.comment = "tryon drape: '" + pattern.name + "' on '" + body.name + "'\nuv = 2D panel coordinates (m); 'l' = seam pairs";
-    write_obj(fs::path(o.outdir) / "garment.obj", out, extras);
+    write_garment_obj(fs::path(o.outdir) / "garment.obj", garment, out.V,
+                      "tryon drape: '" + pattern.name + "' on '" + body.name + "'");
   }
   if (o.preview) {
     outputs::PreviewOptions po;

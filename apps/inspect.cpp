@@ -128,17 +128,7 @@ int run_inspect(const InspectOptions& o) {
   }
 
   if (!o.output.empty()) {
-    TriMesh placed;
-    placed.V = m.V;
-    placed.F = m.F;
-    placed.UV = m.rest;
-    ObjExtras extras;
-    extras.lines = m.seam_pairs;
-    extras.groups = m.panel_names;
-    extras.group_of = m.panel_of_triangle;
-    extras.comment = "tryon inspect: placed, not yet draped garment '" + pattern.name +
-                     "'\nuv = 2D panel coordinates (m); 'l' elements = seam vertex pairs";
-    write_obj(o.output, placed, extras);
+    write_garment_obj(o.output, m, m.V, "tryon inspect: placed, not yet draped garment '" + pattern.name + "'");
     doc["output"] = o.output;
   }
 
