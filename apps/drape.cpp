@@ -93,7 +93,6 @@ int run_drape(const DrapeCommand& o) {
   cloth::ContactSettings csettings;
   csettings.friction = material.friction;
   csettings.self_collision = o.self_collision;
-  csettings.sewing_speed = 0.0;  // the sewing springs pull; the contact stage holds closed pairs
   cloth::Contact contact(body.mesh, model, csettings, seam_particles);
   const int pushed = contact.push_out(model);
   if (pushed > 0) logger().info("{} cloth vertices started inside or against the body and were pushed out", pushed);

@@ -182,28 +182,22 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     max_disp = std::max(max_disp, (x_new.row(i) - x_prev.row(i)).norm());
   }
 
-  // 0. Sewing: pull open pairs together (at most sewing_speed), hold closed pairs together.
-  //    The moved positions carry their velocity (PBD-style), so the springs follow.
+  // 0. Sewing: the sewing springs pull the pairs together; a pair closer than sew_distance is
+  //    closed for good and held together (mass-weighted position and momentum).
   for (Eigen::Index k = 0; k < m.seams.rows(); ++k) {
     const int a = m.seams(k, 0), b = m.seams(k, 1);
     const Vec3 d = x_new.row(b) - x_new.row(a);
     const double len = d.norm();
     if (len < s.sew_distance) m.seam_closed[k] = 1;
     const double wa = model.inv_mass[a], wb = model.inv_mass[b];
-    if (wa + wb <= 0 || len == 0) continue;
-    const double move = m.seam_closed[k] ? len : std::min(len, s.sewing_speed * dt);
-    const Vec3 step = d / len * move;
-    const Vec3 da = step * (wa / (wa + wb)), db = -step * (wb / (wa + wb));
-    x_new.row(a) += da.transpose();
-    x_new.row(b) += db.transpose();
-    if (m.seam_closed[k]) {
-      const Vec3 v = (v_new.row(a) * (wb / (wa + wb)) + v_new.row(b) * (wa / (wa + wb))).transpose();
-      v_new.row(a) = v.transpose();
-      v_new.row(b) = v.transpose();
-    } else {
-      v_new.row(a) += (da / dt).transpose();
-      v_new.row(b) += (db / dt).transpose();
-    }
+    // Pairs already coincident keep their own velocities (see the issue note).
+    if (!m.seam_closed[k] || wa + wb <= 0 || len == 0) continue;
+    const Vec3 step = d / len * len;  // the whole gap, as unit direction × length
+    x_new.row(a) += (step * (wa / (wa + wb))).transpose();
+    x_new.row(b) += (-step * (wb / (wa + wb))).transpose();
+    const Vec3 v = (v_new.row(a) * (wb / (wa + wb)) + v_new.row(b) * (wa / (wa + wb))).transpose();
+    v_new.row(a) = v.transpose();
+    v_new.row(b) = v.transpose();
   }
 
   // 1. Body proximity.

@@ -4,7 +4,7 @@
 // is refitted bottom-up every step [the try-on paper].
 //
 // Per step, on the candidate positions x_new (from x_prev, which is intersection-free):
-//  0. sewing: open seam pairs are pulled together (capped), closed ones held together;
+//  0. sewing: seam pairs the sewing springs have closed are held together;
 //  1. body proximity within thickness + the step's largest displacement: cloth vertices are
 //     put back outside at `thickness` along the body normal, their inward normal velocity
 //     removed and their tangential velocity reduced by Coulomb friction [Bridson, Fedkiw &
@@ -26,10 +26,8 @@
 namespace tryon::cloth {
 
 struct ContactSettings {
-  // Sewing (with open seams, ModelOptions::merge_seams = false): every seam pair is pulled
-  // together at sewing_speed at most, like a sewing spring with a capped force, and held
-  // together once closer than sew_distance.
-  double sewing_speed = 0.25;      ///< m/s
+  // Sewing (open seams, pulled by the model's sewing springs): a seam pair is held together
+  // for good once closer than sew_distance.
   double sew_distance = 1e-3;      ///< m
   double thickness = 2.5e-3;       ///< cloth–body distance kept (m)
   double self_thickness = 1.5e-3;  ///< cloth–cloth distance kept (m)
