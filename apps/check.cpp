@@ -5,12 +5,12 @@
 
 #include "apps/commands.hpp"
 #include "apps/options.hpp"
-#include "apps/report.hpp"
 #include "avatars/avatar.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/obj_reader.hpp"
 #include "quality/quality.hpp"
+#include "tryon/drape.hpp"
 
 namespace tryon::apps {
 namespace {

@@ -15,6 +15,7 @@
 #include "garments/garmentcode_reader.hpp"
 #include "garments/validate.hpp"
 #include "outputs/preview.hpp"
+#include "tryon/drape.hpp"
 
 namespace tryon::apps {
 namespace {

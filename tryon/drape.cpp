@@ -1,0 +1,264 @@
+// The drape pipeline: triangulate, sew, drape, judge (see drape.hpp).
+#include "tryon/drape.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "cloth/cloth_model.hpp"
+#include "cloth/contact.hpp"
+#include "cloth/simulator.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "core/logger.hpp"
+#include "core/mesh_io.hpp"
+#include "garments/garment_builder.hpp"
+#include "outputs/glb.hpp"
+#include "outputs/preview.hpp"
+
+namespace tryon {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+json range_json(const Eigen::VectorXd& v) {
+  const outputs::Range r = outputs::range_of(v);
+  return json{{"min", std::isfinite(r.min) ? json(r.min) : json(nullptr)},
+              {"max", std::isfinite(r.max) ? json(r.max) : json(nullptr)}};
+}
+
+}  // namespace
+
+json quality_json(const quality::Quality& q) {
+  auto opt = [](const auto& v) { return v ? json(*v) : json(nullptr); };
+  return {{"body_intersections", q.body_intersections},
+          {"vertices_inside_body", q.vertices_inside_body},
+          {"self_intersections", q.self_intersections},
+          {"seam_gap_max_m", q.seam_gap_max_m},
+          {"strain_max", opt(q.strain_max)},
+          {"strain_mean", opt(q.strain_mean)},
+          {"moving_fraction", opt(q.moving_fraction)}};
+}
+
+void write_garment_obj(const fs::path& path, const garments::GarmentMesh& g, const Points3& V,
+                       const std::string& title) {
+  ObjExtras extras;
+  extras.lines = g.seam_pairs;
+  extras.groups = g.panel_names;
+  extras.group_of = g.panel_of_triangle;
+  extras.comment = title + "\nuv = 2D panel coordinates (m); 'l' elements = seam vertex pairs";
+  write_obj(path, TriMesh{V, g.F, g.rest}, extras);
+}
+
+DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body, const DrapeOptions& o,
+                  const DrapeProgressCallback& progress, const std::atomic<bool>* user_cancel) {
+  const auto t_start = Clock::now();
+  // Everything that can be refused is checked before any work.
+  if (o.seams != "sew" && o.seams != "merge")
+    throw InputError("unknown seam mode '" + o.seams + "' (use sew or merge)");
+  if (!(o.resolution_cm >= 0.2 && o.resolution_cm <= 50.0))
+    throw InputError("resolution_cm must be between 0.2 and 50");
+  if (o.max_frames < 1) throw InputError("max_frames must be at least 1");
+  if (!(o.time_limit_s >= 0)) throw InputError("time_limit_s must be 0 (none) or positive");
+  const cloth::Material material = cloth::load_material(o.material);
+  const cloth::IntegratorKind integrator = cloth::parse_integrator(o.integrator);
+
+  garments::BuildOptions bopt;
+  bopt.resolution_m = o.resolution_cm / 100.0;
+  bopt.body_height_m = body.height_m;
+  garments::GarmentBuild build = garments::build_garment(pattern, bopt);
+  for (const auto& w : build.warnings) logger().warn("{}", w);
+  DrapeResult result;
+  result.garment = std::move(build.mesh);
+  const garments::GarmentMesh& garment = result.garment;
+  // Seams: "sew" keeps the panels apart and pulls the seam pairs together while the body
+  // holds the cloth out (the start is then free of intersections); "merge" joins them at
+  // once at their mean position, as GarmentCode does.
+  cloth::ModelOptions mopt;
+  mopt.merge_seams = o.seams == "merge";
+  cloth::ClothModel model = cloth::build_cloth_model(garment, material, mopt);
+  Segments seam_particles(mopt.merge_seams ? 0 : garment.seam_pairs.rows(), 2);
+  for (Eigen::Index i = 0; i < seam_particles.rows(); ++i)
+    seam_particles.row(i) << model.particle_of_vertex[garment.seam_pairs(i, 0)],
+        model.particle_of_vertex[garment.seam_pairs(i, 1)];
+  if (seam_particles.rows() > 0) {
+    // Sewing springs as stiff as the fabric's stretch springs on average.
+    const double k = model.springs.stiffness.head(model.springs.num_stretch).mean();
+    cloth::add_sewing_springs(model, seam_particles, k);
+  }
+
+  cloth::ContactSettings csettings;
+  csettings.friction = material.friction;
+  csettings.self_collision = o.self_collision;
+  cloth::Contact contact(body.mesh, model, csettings, seam_particles);
+  const int pushed = contact.push_out(model);
+  if (pushed > 0) logger().info("{} cloth vertices started inside or against the body and were pushed out", pushed);
+  const double t_mesh = since(t_start);
+
+  cloth::SimulatorSettings ssettings;
+  ssettings.integrator = integrator;
+  ssettings.temporary_pins =
+      cloth::labelled_particles(model, garment, {"lower_interface", "left_collar", "right_collar", "strapless_top"});
+  ssettings.pin_frames = ssettings.temporary_pins.empty() ? 0 : 90;
+  ssettings.seam_close_speed = 0.5;
+  ssettings.zero_gravity_frames = mopt.merge_seams ? 60 : 0;
+
+  std::atomic<bool> cancel{false};
+  bool timed_out = false;
+  Points3 previous = model.x, current = model.x;
+  int frames_done = 0;
+  auto on_frame = [&](const cloth::FrameReport& f, const char* phase, const Points3& x) {
+    previous = current;
+    current = x;
+    if (progress) progress(DrapeProgress{frames_done + f.frame, o.max_frames, f.moving_fraction, phase, since(t_start)});
+    if (o.time_limit_s > 0 && since(t_start) > o.time_limit_s) timed_out = true;
+    if (timed_out || (user_cancel && user_cancel->load())) cancel = true;
+  };
+  const auto t_sim0 = Clock::now();
+  cloth::RunResult run, sewing_run;
+  // Phase 1, sewing: no gravity and no self-collision (the panels' edges must meet), until
+  // every seam pair is closed or the sewing budget is spent.
+  if (!mopt.merge_seams && seam_particles.rows() > 0) {
+    cloth::SimulatorSettings sewing = ssettings;
+    sewing.gravity = Vec3::Zero();
+    sewing.min_frames = 1000000;  // never "static": sewing ends when the seams are closed
+    contact.set_self_collision(false);
+    contact.set_friction(0.0);
+    cloth::Simulator sew(std::move(model), sewing);
+    if (o.contact) sew.set_contact(&contact);
+    std::atomic<bool> sewn{false};
+    const int sew_frames = std::max(1, std::min(o.max_frames / 2, 240));
+    sewing_run = sew.run(sew_frames, [&](const cloth::FrameReport& f) {
+      on_frame(f, "sewing", sew.model().x);
+      if (contact.closed_seam_pairs() == contact.num_seam_pairs() || cancel) sewn = true;
+    }, &sewn);
+    frames_done = sewing_run.frames;
+    model = sew.model();
+    model.v.setZero();
+    logger().info("sewing: {} of {} seam pairs closed after {} frames, gap {:.1f} mm", contact.closed_seam_pairs(),
+                  contact.num_seam_pairs(), sewing_run.frames, 1000 * contact.seam_gap(model.x));
+    // Name the seams still open: a pattern maker can see which ones did not close.
+    std::vector<double> open_gap(pattern.stitches.size(), 0.0);
+    for (Eigen::Index i = 0; i < seam_particles.rows(); ++i)
+      open_gap[garment.stitch_of_pair[i]] =
+          std::max(open_gap[garment.stitch_of_pair[i]],
+                   (model.x.row(seam_particles(i, 0)) - model.x.row(seam_particles(i, 1))).norm());
+    for (std::size_t st = 0; st < open_gap.size(); ++st)
+      if (open_gap[st] >= csettings.sew_distance)
+        logger().info("seam {} ({} edge {} to {} edge {}) still open by {:.1f} mm", st,
+                      pattern.panels[pattern.stitches[st].a.panel].name, pattern.stitches[st].a.edge,
+                      pattern.panels[pattern.stitches[st].b.panel].name, pattern.stitches[st].b.edge,
+                      1000 * open_gap[st]);
+    contact.set_self_collision(o.self_collision);
+    contact.set_friction(material.friction);
+  }
+  // Phase 2, drape: gravity, self-collision, until static or the frame limit.
+  cloth::Simulator sim(std::move(model), ssettings);
+  if (o.contact) sim.set_contact(&contact);
+  if (!cancel) {
+    run = sim.run(std::max(1, o.max_frames - frames_done),
+                  [&](const cloth::FrameReport& f) { on_frame(f, "drape", sim.model().x); }, &cancel);
+  } else {
+    run.status = cloth::RunStatus::cancelled;
+  }
+  if (timed_out && run.status == cloth::RunStatus::cancelled) run.status = cloth::RunStatus::time_limit;
+  run.frames += frames_done;
+  run.steps += sewing_run.steps;
+  run.sim_time += sewing_run.sim_time;
+  const double t_sim = since(t_sim0);
+
+  // Judge the result with the checker, which knows nothing of the simulator.
+  const auto t_judge0 = Clock::now();
+  const cloth::ClothModel& m = sim.model();
+  quality::Cloth judged;
+  judged.V = cloth::garment_positions(m);
+  judged.F = garment.F;
+  judged.rest = garment.rest;
+  judged.seam_pairs = garment.seam_pairs;
+  {
+    Points3 prev(garment.num_vertices(), 3);
+    for (int v = 0; v < garment.num_vertices(); ++v) prev.row(v) = previous.row(m.particle_of_vertex[v]);
+    judged.previous = prev;
+  }
+  if (!judged.V.allFinite()) throw std::runtime_error("the simulation produced non-finite positions");
+  result.quality = quality::check(judged, body.mesh);
+  result.positions = judged.V;
+  result.fit_maps = outputs::compute_fit_maps(judged.V, garment.F, garment.rest, body.mesh);
+  const quality::Quality& q = result.quality;
+
+  json failures = json::array();
+  if (run.status == cloth::RunStatus::failed) failures.push_back("simulation_failed");
+  if (run.status == cloth::RunStatus::cancelled) failures.push_back("cancelled");
+  if (run.status == cloth::RunStatus::time_limit) failures.push_back("time_limit");
+  if (q.body_intersections > 0) failures.push_back("body_intersection");
+  if (q.vertices_inside_body > 0) failures.push_back("vertices_inside_body");
+  if (q.self_intersections > 0) failures.push_back("self_intersection");
+  if (!(q.seam_gap_max_m < 1e-3)) failures.push_back("seam_gap");
+  if (!q.is_static.value_or(false)) failures.push_back("not_static");
+  result.clean = failures.empty();
+
+  json& report = result.report;
+  report = {{"status", result.clean ? "ok" : "failed"},
+            {"failures", failures},
+            {"pattern", pattern.name},
+            {"avatar", body.name},
+            {"mesh", {{"vertices", garment.num_vertices()}, {"triangles", garment.num_triangles()},
+                      {"panels", static_cast<int>(pattern.panels.size())},
+                      {"stitches", static_cast<int>(pattern.stitches.size())}}},
+            {"simulation", {{"integrator", cloth::integrator_name(integrator)}, {"dt_s", run.dt}, {"steps", run.steps},
+                            {"frames", run.frames}, {"sim_time_s", run.sim_time},
+                            {"static", q.is_static.value_or(false)}}},
+            {"timings_s", {{"load", 0.0}, {"mesh", t_mesh}, {"simulate", t_sim},
+                           {"collision", contact.stats().seconds}, {"judge", since(t_judge0)},
+                           {"write", 0.0}, {"total", since(t_start)}}},
+            {"quality", quality_json(q)}};
+  report["material"] = material.name;
+  report["fit_maps"] = {{"strain", range_json(result.fit_maps.strain)},
+                        {"distance_m", range_json(result.fit_maps.distance_m)}};
+  report["run"] = {{"status", cloth::run_status_name(run.status)}, {"reason", run.reason},
+                   {"rollbacks", run.rollbacks}, {"pushed_out", pushed},
+                   {"body_contacts", contact.stats().body_contacts}, {"self_contacts", contact.stats().self_contacts},
+                   {"failsafe_reverts", contact.stats().failsafe_reverts}};
+  return result;
+}
+
+json save_drape(const DrapeResult& result, const avatars::Avatar& body, const fs::path& outdir,
+                const SaveOptions& o) {
+  if (o.format != "obj" && o.format != "glb") throw InputError("unknown format '" + o.format + "' (use obj or glb)");
+  const outputs::FitMap fit_map = outputs::parse_fit_map(o.fit_map);
+  const auto t0 = Clock::now();
+  const garments::GarmentMesh& garment = result.garment;
+  const std::string name = result.report.value("pattern", std::string("garment"));
+  const bool clean = result.clean;
+  fs::create_directories(outdir);
+  TriMesh out{result.positions, garment.F, garment.rest};
+  if (o.format == "glb") {
+    outputs::GlbOptions go;
+    go.body = o.with_body ? &body.mesh : nullptr;
+    go.fit_maps = &result.fit_maps;
+    outputs::write_glb(outdir / "garment.glb", out, garment.rest,
+                       outputs::fit_map_colors(result.fit_maps,
+                                               fit_map == outputs::FitMap::none ? outputs::FitMap::strain : fit_map),
+                       go);
+  } else {
+    write_garment_obj(outdir / "garment.obj", garment, out.V, "tryon drape: '" + name + "' on '" + body.name + "'");
+  }
+  if (o.preview) {
+    outputs::PreviewOptions po;
+    po.title = name + " ON " + body.name + (clean ? "" : " (NOT CLEAN)");
+    po.legend_note = outputs::legend_range_note(result.fit_maps, fit_map);
+    outputs::write_preview(outdir / "preview.png", body.mesh, out, outputs::fit_map_colors(result.fit_maps, fit_map),
+                           fit_map, po);
+  }
+  json report = result.report;
+  const double t_write = since(t0);
+  report["timings_s"]["write"] = t_write;
+  report["timings_s"]["total"] = report["timings_s"].value("total", 0.0) + t_write;
+  write_file_atomic(outdir / "report.json", report.dump(2) + "\n");
+  return report;
+}
+
+}  // namespace tryon

@@ -1,0 +1,75 @@
+#pragma once
+// The whole drape as a library call: pattern and body in, draped garment, quality and fit maps
+// out. `tryon drape`, `tryon batch` (through the CLI), the C++ facade and the Python module all
+// go through drape() and save_drape().
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "avatars/avatar.hpp"
+#include "garments/garment_mesh.hpp"
+#include "garments/pattern.hpp"
+#include "outputs/fit_maps.hpp"
+#include "quality/quality.hpp"
+
+namespace tryon {
+
+struct DrapeOptions {
+  std::string material = "cotton_jersey";  ///< preset name (cloth/materials.json) or a JSON file
+  std::string integrator = "implicit_euler";
+  double resolution_cm = 1.0;              ///< target triangle edge length
+  int max_frames = 600;                    ///< frames of 1/60 s, sewing included
+  double time_limit_s = 0;                 ///< wall-clock limit (0: none)
+  bool self_collision = true;
+  bool contact = true;                     ///< false: the cloth alone (diagnostics)
+  std::string seams = "sew";               ///< "sew" (pull shut around the body) or "merge" (join at once)
+};
+
+/// What the progress callback sees once a frame.
+struct DrapeProgress {
+  int frame = 0;
+  int max_frames = 0;
+  double moving_fraction = 1;
+  std::string phase;  ///< "sewing" or "drape"
+  double elapsed_s = 0;
+};
+using DrapeProgressCallback = std::function<void(const DrapeProgress&)>;
+
+struct DrapeResult {
+  garments::GarmentMesh garment;  ///< the triangulated pattern (F, rest = 2D panel coordinates, seams)
+  Points3 positions;              ///< |V|×3 draped positions (metres, the body's frame)
+  quality::Quality quality;       ///< judged by the checker, which knows nothing of the simulator
+  outputs::FitMaps fit_maps;
+  bool clean = false;
+  nlohmann::json report;          ///< DESIGN.md's report.json (pattern and avatar keys from their names)
+};
+
+/// Sews and drapes `pattern` on `body`. Throws InputError for bad options (unknown material or
+/// integrator...) before any work; a run that fails numerically returns a report saying so.
+/// `cancel` (optional) stops the run at the next frame; the result then reports "cancelled".
+DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body, const DrapeOptions& options = {},
+                  const DrapeProgressCallback& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+struct SaveOptions {
+  std::string format = "obj";     ///< "obj" (garment.obj) or "glb" (garment.glb)
+  bool preview = false;           ///< also preview.png
+  std::string fit_map = "strain"; ///< colouring of the preview and the GLB: strain, distance, none
+  bool with_body = false;         ///< glb: the body as a second mesh
+};
+
+/// Writes OUTDIR/garment.obj|glb, optionally preview.png, and report.json (last), each under a
+/// temporary name renamed when complete. Returns the report as written (with its write timing).
+nlohmann::json save_drape(const DrapeResult& result, const avatars::Avatar& body, const std::filesystem::path& outdir,
+                          const SaveOptions& options = {});
+
+/// Writes a garment as `tryon check` reads it: positions V (|V|×3, placed or draped), uv = the
+/// 2D panel coordinates (metres), one group per panel, `l` elements = seam pairs.
+void write_garment_obj(const std::filesystem::path& path, const garments::GarmentMesh& garment, const Points3& V,
+                       const std::string& title);
+
+/// The report's "quality" object, DESIGN.md's keys; figures that could not be measured are null.
+nlohmann::json quality_json(const quality::Quality& q);
+
+}  // namespace tryon
