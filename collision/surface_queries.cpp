@@ -142,4 +142,47 @@ ClosestPoint closest_point(const Vec3& p, ConstRef<Points3> V, ConstRef<Triangle
   return best;
 }
 
+RayHit first_ray_hit(const Vec3& o, const Vec3& d, double t_min, double t_max, ConstRef<Points3> V,
+                     ConstRef<Triangles> F, const Bvh<Aabb>& bvh) {
+  RayHit hit;
+  double best = t_max;
+  const Vec3 inv = d.cwiseInverse();  // ±inf for zero components: the slab test still works
+  walk_triangles(
+      bvh,
+      [&](const Aabb& b) {  // slab test against the best hit so far
+        double t0 = t_min, t1 = best;
+        for (int k = 0; k < 3; ++k) {
+          double a = (b.lo[k] - o[k]) * inv[k], c = (b.hi[k] - o[k]) * inv[k];
+          if (std::isnan(a) || std::isnan(c)) {  // parallel ray on the slab's plane
+            if (o[k] < b.lo[k] || o[k] > b.hi[k]) return false;
+            continue;
+          }
+          if (a > c) std::swap(a, c);
+          t0 = std::max(t0, a);
+          t1 = std::min(t1, c);
+        }
+        return t0 <= t1;
+      },
+      [&](int f) {
+        const Vec3 a = V.row(F(f, 0)), b = V.row(F(f, 1)), c = V.row(F(f, 2));
+        const Vec3 e1 = b - a, e2 = c - a, p = d.cross(e2);
+        const double det = e1.dot(p);
+        if (std::abs(det) < 1e-300) return true;
+        const Vec3 s = o - a;
+        const double u = s.dot(p) / det;
+        if (u < 0 || u > 1) return true;
+        const Vec3 q = s.cross(e1);
+        const double v = d.dot(q) / det;
+        if (v < 0 || u + v > 1) return true;
+        const double t = e2.dot(q) / det;
+        if (t > t_min && t <= best) {
+          best = t;
+          hit.triangle = f;
+          hit.t = t;
+        }
+        return true;
+      });
+  return hit;
+}
+
 }  // namespace tryon::collision

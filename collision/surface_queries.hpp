@@ -24,6 +24,15 @@ struct ClosestPoint {
 };
 ClosestPoint closest_point(const Vec3& p, ConstRef<Points3> V, ConstRef<Triangles> F, const Bvh<Aabb>& bvh);
 
+/// The first triangle a ray o + t·d (t in (t_min, t_max]) meets, by the Möller–Trumbore test
+/// [Möller & Trumbore 1997] over the tree; either facing counts. `triangle` is -1 when none.
+struct RayHit {
+  int triangle = -1;
+  double t = 0;
+};
+RayHit first_ray_hit(const Vec3& origin, const Vec3& direction, double t_min, double t_max, ConstRef<Points3> V,
+                     ConstRef<Triangles> F, const Bvh<Aabb>& bvh);
+
 /// Depth-first walk over the tree: descends into nodes whose volume passes `enter(aabb)` and
 /// calls `visit(triangle)` for the triangles of the leaves reached; `visit` returns false to stop
 /// the walk. Returns false when it was stopped.

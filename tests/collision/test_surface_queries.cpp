@@ -52,3 +52,42 @@ TEST(SurfaceQueries, TrianglesNearABoxMatchBruteForce) {
   EXPECT_EQ(found, expected);
   EXPECT_GT(expected.size(), 10u);
 }
+
+TEST(SurfaceQueries, FirstRayHitMatchesBruteForceOnTheSampleBody) {
+  const TriMesh body = read_mesh(test::assets() / "bodies/mean_all.obj");
+  const Bvh<Aabb> bvh(body.V, body.F);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> ux(-0.5, 0.5), uy(0.1, 1.7), uz(-0.3, 0.3), u(-1, 1);
+  int hits = 0;
+  for (int i = 0; i < 80; ++i) {
+    const Vec3 o(ux(rng), uy(rng), uz(rng));
+    Vec3 d(u(rng), u(rng), u(rng));
+    if (i % 4 == 0) d = Vec3(0, 0, 1);  // axis-aligned rays: zero components in the slab test
+    if (i % 4 == 1 || i % 4 == 2)           // aimed at a body vertex: these rays do meet the body
+      d = Vec3(body.V.row(static_cast<int>(rng() % body.V.rows()))) - o;
+    const RayHit h = first_ray_hit(o, d, 0.0, 10.0, body.V, body.F, bvh);
+    // Brute force: the smallest t over all triangles, by the plane and barycentric test.
+    double best = std::numeric_limits<double>::infinity();
+    for (int f = 0; f < body.num_triangles(); ++f) {
+      const Vec3 a = body.V.row(body.F(f, 0)), b = body.V.row(body.F(f, 1)), c = body.V.row(body.F(f, 2));
+      const Vec3 n = (b - a).cross(c - a);
+      const double den = n.dot(d);
+      if (den == 0) continue;
+      const double t = n.dot(a - o) / den;
+      if (!(t > 0 && t <= 10.0)) continue;
+      const Vec3 p = o + t * d;
+      const double area = n.norm();
+      const double wa = (b - p).cross(c - p).dot(n) / (area * area), wb = (c - p).cross(a - p).dot(n) / (area * area);
+      if (wa < 0 || wb < 0 || wa + wb > 1) continue;
+      best = std::min(best, t);
+    }
+    if (std::isinf(best)) {
+      EXPECT_EQ(h.triangle, -1);
+    } else {
+      ++hits;
+      ASSERT_GE(h.triangle, 0);
+      EXPECT_NEAR(h.t, best, 1e-9);
+    }
+  }
+  EXPECT_GE(hits, 40);  // the sample is not vacuous: every aimed ray meets the body
+}
