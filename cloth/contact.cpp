@@ -6,8 +6,10 @@
 #include <initializer_list>
 #include <map>
 
+#include "collision/geometry.hpp"
 #include "collision/proximity.hpp"
 #include "collision/surface_queries.hpp"
+#include "core/parallel.hpp"
 
 namespace tryon::cloth {
 
@@ -25,6 +27,9 @@ struct Contact::Impl {
   Points3 vertex_normal;  // |V_b|×3 angle-weighted pseudo-normals [Bærentzen & Aanæs 2005]
   Points3 edge_normal;    // |E_b|×3 mean of the two face normals
   Triangles face_neighbour;  // |F_b|×3 triangle across edge k (F(t,k), F(t,k+1)), -1 on a border
+  // Growth: body_V = body_full + (1 − growth) · body_inset (see Contact::shrink_body).
+  Points3 body_full, body_inset;
+  double growth = 1;
   // Cloth: one tree refitted every step, one swept tree for the continuous tests.
   Triangles cloth_F;
   collision::MeshTopology cloth_topo;
@@ -33,11 +38,39 @@ struct Contact::Impl {
   Segments seams;                         // |S|×2 particle pairs
   std::vector<char> seam_closed;          // |S|
   std::vector<std::vector<int>> partners;  // per particle: the particles it is sewn to
+  std::vector<char> tangled;               // per particle: in a cloth self-intersection at frame start
 
   Impl(const TriMesh& body, const ClothModel& model, const ContactSettings& s, const Segments& seam_pairs)
       : settings(s), body_V(body.V), body_F(body.F), seams(seam_pairs) {
     body_topo = collision::MeshTopology::build(body_F, static_cast<int>(body_V.rows()));
     body_bvh.build(body_V, body_F);
+    std::map<std::pair<int, int>, int> half;  // directed edge -> triangle
+    for (Eigen::Index f = 0; f < body_F.rows(); ++f)
+      for (int k = 0; k < 3; ++k) half[{body_F(f, k), body_F(f, (k + 1) % 3)}] = static_cast<int>(f);
+    face_neighbour = Triangles::Constant(body_F.rows(), 3, -1);
+    for (Eigen::Index f = 0; f < body_F.rows(); ++f)
+      for (int k = 0; k < 3; ++k) {
+        auto it = half.find({body_F(f, (k + 1) % 3), body_F(f, k)});
+        if (it != half.end()) face_neighbour(f, k) = it->second;
+      }
+    body_full = body_V;
+    body_inset = Points3::Zero(body_V.rows(), 3);
+    compute_body_normals();
+    seam_closed.assign(seams.rows(), 0);
+    partners.resize(model.num_particles());
+    for (Eigen::Index i = 0; i < seams.rows(); ++i) {
+      partners[seams(i, 0)].push_back(seams(i, 1));
+      partners[seams(i, 1)].push_back(seams(i, 0));
+    }
+    tangled.assign(model.num_particles(), 0);
+    cloth_F = model.F;
+    cloth_topo = collision::MeshTopology::build(cloth_F, model.num_particles());
+    cloth_bvh.build(model.x, cloth_F);
+    swept_bvh.build(model.x, cloth_F);
+  }
+
+  // Face normals, angle-weighted vertex pseudo-normals and edge normals of the body as it is now.
+  void compute_body_normals() {
     face_normal = triangle_normals(body_V, body_F);
     vertex_normal = Points3::Zero(body_V.rows(), 3);
     for (Eigen::Index f = 0; f < body_F.rows(); ++f)
@@ -48,29 +81,10 @@ struct Contact::Impl {
         vertex_normal.row(body_F(f, k)) += angle * face_normal.row(f);
       }
     vertex_normal.rowwise().normalize();
-    std::map<std::pair<int, int>, int> half;  // directed edge -> triangle
-    for (Eigen::Index f = 0; f < body_F.rows(); ++f)
-      for (int k = 0; k < 3; ++k) half[{body_F(f, k), body_F(f, (k + 1) % 3)}] = static_cast<int>(f);
-    face_neighbour = Triangles::Constant(body_F.rows(), 3, -1);
-    for (Eigen::Index f = 0; f < body_F.rows(); ++f)
-      for (int k = 0; k < 3; ++k) {
-        auto it = half.find({body_F(f, (k + 1) % 3), body_F(f, k)});
-        if (it != half.end()) face_neighbour(f, k) = it->second;
-      }
     edge_normal = Points3::Zero(body_topo.edges.rows(), 3);
     for (Eigen::Index f = 0; f < body_F.rows(); ++f)
       for (int k = 0; k < 3; ++k) edge_normal.row(body_topo.triangle_edges(f, k)) += face_normal.row(f);
     edge_normal.rowwise().normalize();
-    seam_closed.assign(seams.rows(), 0);
-    partners.resize(model.num_particles());
-    for (Eigen::Index i = 0; i < seams.rows(); ++i) {
-      partners[seams(i, 0)].push_back(seams(i, 1));
-      partners[seams(i, 1)].push_back(seams(i, 0));
-    }
-    cloth_F = model.F;
-    cloth_topo = collision::MeshTopology::build(cloth_F, model.num_particles());
-    cloth_bvh.build(model.x, cloth_F);
-    swept_bvh.build(model.x, cloth_F);
   }
 
   // Whether particles a and b are sewn together (or are the same particle).
@@ -142,6 +156,64 @@ int Contact::closed_seam_pairs() const {
   return static_cast<int>(std::count(impl_->seam_closed.begin(), impl_->seam_closed.end(), 1));
 }
 Contact::~Contact() = default;
+
+double Contact::shrink_body(double max_inset) {
+  Impl& m = *impl_;
+  m.body_inset.setZero();
+  double largest = 0;
+  if (max_inset > 0) {
+    m.body_V = m.body_full;
+    m.body_bvh.refit(m.body_V, m.body_F);
+    m.compute_body_normals();
+    for (Eigen::Index i = 0; i < m.body_V.rows(); ++i) {
+      const Vec3 p = m.body_full.row(i), n = m.vertex_normal.row(i);
+      // The body's local thickness along the inward normal: a limb shrinks by at most 40 % of
+      // its diameter, so its two sides never pass each other.
+      const collision::RayHit hit = collision::first_ray_hit(p, -n, 1e-6, 1.0, m.body_full, m.body_F, m.body_bvh);
+      const double d = hit.triangle < 0 ? max_inset : std::min(max_inset, 0.4 * hit.t);
+      m.body_inset.row(i) = -d * n.transpose();
+      largest = std::max(largest, d);
+    }
+  }
+  set_body_growth(largest > 0 ? 0 : 1);
+  return largest;
+}
+
+void Contact::set_body_growth(double s) {
+  Impl& m = *impl_;
+  m.growth = std::clamp(s, 0.0, 1.0);
+  m.body_V = m.body_full + (1 - m.growth) * m.body_inset;
+  m.body_bvh.refit(m.body_V, m.body_F);
+  m.compute_body_normals();
+}
+
+double Contact::body_growth() const { return impl_->growth; }
+
+void Contact::begin_frame(const ClothModel& model, double /*time*/) {
+  Impl& m = *impl_;
+  std::fill(m.tangled.begin(), m.tangled.end(), 0);
+  if (!m.settings.self_collision) return;
+  m.cloth_bvh.refit(model.x, m.cloth_F);
+  const Segments& E = m.cloth_topo.edges;
+  std::vector<std::vector<int>> found(static_cast<std::size_t>(E.rows()));
+  parallel_for(static_cast<std::size_t>(E.rows()), [&](std::size_t e) {
+    const int a = E(e, 0), b = E(e, 1);
+    const Vec3 p = model.x.row(a), q = model.x.row(b);
+    collision::Aabb box;
+    box.extend(p);
+    box.extend(q);
+    collision::for_each_triangle_near(m.cloth_bvh, box, [&](int f) {
+      const int t0 = m.cloth_F(f, 0), t1 = m.cloth_F(f, 1), t2 = m.cloth_F(f, 2);
+      if (a == t0 || a == t1 || a == t2 || b == t0 || b == t1 || b == t2) return true;
+      if (m.across_seam({a, b}, {t0, t1, t2})) return true;  // meets at a seam by design
+      if (collision::segment_triangle_intersect(p, q, model.x.row(t0), model.x.row(t1), model.x.row(t2)))
+        found[e] = {a, b, t0, t1, t2};
+      return found[e].empty();
+    });
+  });
+  for (const auto& ps : found)
+    for (int p : ps) m.tangled[p] = 1;
+}
 
 int Contact::push_out(ClothModel& model) {
   Impl& m = *impl_;
@@ -305,23 +377,45 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       reverted[i] = 1;
       ++slid;
     };
-    for (const auto& h : body_hits.vertex_face) slide_back(h.vertex, m.face_normal.row(h.triangle));
-    for (const auto& h : body_hits.face_vertex)
+    // The body is static: a cloth element moving along the body's outward normal is leaving
+    // it (a vertex that got inside goes out), never entering, and is let through.
+    auto leaving = [&](std::initializer_list<int> ps, const Vec3& nrm) {
+      Vec3 d = Vec3::Zero();
+      for (int p : ps) d += (x_new.row(p) - x_prev.row(p)).transpose();
+      return d.dot(nrm) > 0;
+    };
+    for (const auto& h : body_hits.vertex_face)
+      if (!leaving({h.vertex}, m.face_normal.row(h.triangle))) slide_back(h.vertex, m.face_normal.row(h.triangle));
+    for (const auto& h : body_hits.face_vertex) {
+      const int a = m.cloth_F(h.triangle, 0), b = m.cloth_F(h.triangle, 1), c = m.cloth_F(h.triangle, 2);
+      if (leaving({a, b, c}, m.vertex_normal.row(h.vertex))) continue;
       for (int k = 0; k < 3; ++k) slide_back(m.cloth_F(h.triangle, k), m.vertex_normal.row(h.vertex));
-    for (const auto& h : body_hits.edge_edge)
+    }
+    for (const auto& h : body_hits.edge_edge) {
+      if (leaving({m.cloth_topo.edges(h.edge_a, 0), m.cloth_topo.edges(h.edge_a, 1)}, m.edge_normal.row(h.edge_b)))
+        continue;
       for (int k = 0; k < 2; ++k) slide_back(m.cloth_topo.edges(h.edge_a, k), m.edge_normal.row(h.edge_b));
+    }
     if (s.self_collision) {
       const collision::ContinuousResult self_hits = collision::continuous_self_collisions(cloth);
+      // Particles already tangled (an edge through a triangle at the start of the frame) are let
+      // move: holding them back would hold the tangle forever; the repulsion separates them.
+      auto tangled = [&](std::initializer_list<int> ps) {
+        for (int p : ps)
+          if (m.tangled[p]) return true;
+        return false;
+      };
       for (const auto& h : self_hits.vertex_face) {
         if (m.across_seam({h.vertex}, {m.cloth_F(h.triangle, 0), m.cloth_F(h.triangle, 1), m.cloth_F(h.triangle, 2)}))
           continue;
+        if (tangled({h.vertex, m.cloth_F(h.triangle, 0), m.cloth_F(h.triangle, 1), m.cloth_F(h.triangle, 2)})) continue;
         involved.push_back(h.vertex);
         for (int k = 0; k < 3; ++k) involved.push_back(m.cloth_F(h.triangle, k));
       }
       for (const auto& h : self_hits.edge_edge) {
         const int a0 = m.cloth_topo.edges(h.edge_a, 0), a1 = m.cloth_topo.edges(h.edge_a, 1);
         const int b0 = m.cloth_topo.edges(h.edge_b, 0), b1 = m.cloth_topo.edges(h.edge_b, 1);
-        if (m.across_seam({a0, a1}, {b0, b1})) continue;
+        if (m.across_seam({a0, a1}, {b0, b1}) || tangled({a0, a1, b0, b1})) continue;
         for (int e : {h.edge_a, h.edge_b})
           involved.push_back(m.cloth_topo.edges(e, 0)), involved.push_back(m.cloth_topo.edges(e, 1));
       }

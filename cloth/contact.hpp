@@ -55,12 +55,27 @@ class Contact : public ContactStage {
           const Segments& seams = {});
   ~Contact() override;
 
+  /// Marks the particles of cloth self-intersections present at the frame's start (edges
+  /// through triangles): the fail-safe lets them move, so a tangle can come undone.
+  void begin_frame(const ClothModel& model, double time) override;
+
   void resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3& x_new, Points3& v_new,
                double dt) override;
 
   /// Moves particles that start inside the body (or closer than thickness) out to `thickness`
   /// along the nearest surface normal, before draping. Returns how many moved.
   int push_out(ClothModel& model);
+
+  /// Shrinks the body inwards along its vertex normals, by up to `max_inset` metres and at most
+  /// 40 % of the local thickness (so arms become thin, the torso a little smaller): seams close
+  /// around a slimmer body without it in the way, then set_body_growth brings it back and the
+  /// contact pushes the sewn cloth out with it (as GarmentCode starts from a smoothed body
+  /// [Korosteleva et al. 2023]). Returns the largest inset used; the body starts at growth 0.
+  double shrink_body(double max_inset);
+  /// Body between shrunk (0) and as given (1). Grow by less than `thickness` a frame, so cloth
+  /// the body reaches is still outside it and is pushed out with it.
+  void set_body_growth(double s);
+  double body_growth() const;
 
   const ContactStats& stats() const { return stats_; }
   /// Turns self-collision on or off (off while sewing: the panels' edges must meet).

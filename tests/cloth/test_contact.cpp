@@ -1,0 +1,86 @@
+#include <gtest/gtest.h>
+
+#include "cloth/cloth_model.hpp"
+#include "cloth/contact.hpp"
+#include "cloth/material.hpp"
+#include "cloth_fixtures.hpp"
+
+using namespace tryon;
+using namespace tryon::cloth;
+
+namespace {
+
+// A closed cube of half-size h centred at the origin, outward-facing triangles.
+TriMesh cube(double h) {
+  TriMesh m;
+  m.V.resize(8, 3);
+  for (int i = 0; i < 8; ++i) m.V.row(i) << (i & 1 ? h : -h), (i & 2 ? h : -h), (i & 4 ? h : -h);
+  m.F.resize(12, 3);
+  m.F << 0, 2, 1, 1, 2, 3,  // z = −h
+      4, 5, 6, 5, 7, 6,     // z = +h
+      0, 1, 4, 1, 5, 4,     // y = −h
+      2, 6, 3, 3, 6, 7,     // y = +h
+      0, 4, 2, 2, 4, 6,     // x = −h
+      1, 3, 5, 3, 7, 5;     // x = +h
+  return m;
+}
+
+// A 2×2 cm square of cloth parallel to the cube's +z face, at z = h + offset.
+ClothModel square_at(double z) {
+  garments::GarmentMesh g;
+  test::add_grid_panel(g, "square", 3, 3, 0.02, 0.02, Vec3(-0.01, -0.01, z));
+  return build_cloth_model(g, load_material("cotton_poplin"));
+}
+
+}  // namespace
+
+TEST(Contact, ShrunkBodyLeavesNearClothAloneAndGrowsBack) {
+  const double h = 0.1;
+  const TriMesh body = cube(h);
+  // Cloth 5 mm inside the +z face: the body as given pushes it out.
+  {
+    ClothModel model = square_at(h - 0.005);
+    Contact contact(body, model);
+    EXPECT_EQ(contact.push_out(model), model.num_particles());
+  }
+  // Shrunk by up to 3 cm along the corners' pseudo-normals (the face moves in by 3/√3 cm):
+  // the same cloth is now more than the thickness outside and stays where it is.
+  ClothModel model = square_at(h - 0.005);
+  Contact contact(body, model);
+  const double inset = contact.shrink_body(0.03);
+  EXPECT_NEAR(inset, 0.03, 1e-12);  // the cube is 20 cm thick: 40 % of it is more than 3 cm
+  EXPECT_EQ(contact.body_growth(), 0.0);
+  const Points3 before = model.x;
+  EXPECT_EQ(contact.push_out(model), 0);
+  EXPECT_EQ(model.x, before);
+  // Grown back, the body reaches the cloth again.
+  contact.set_body_growth(1.0);
+  EXPECT_EQ(contact.push_out(model), model.num_particles());
+  EXPECT_GT(model.x.col(2).minCoeff(), h);
+}
+
+TEST(Contact, ClothLeavingTheBodyIsLetThroughEnteringIsNot) {
+  const double h = 0.1;
+  const TriMesh body = cube(h);
+  ClothModel model = square_at(h - 0.01);  // 1 cm inside the +z face
+  ContactSettings settings;
+  settings.self_collision = false;
+  Contact contact(body, model, settings);
+  // Leaving: from 1 cm inside to 1 cm outside in one step; the fail-safe must not hold it inside.
+  const Points3 x_prev = model.x;
+  Points3 x_new = x_prev, v_new = Points3::Zero(x_prev.rows(), 3);
+  x_new.col(2).array() += 0.02;
+  v_new.col(2).setConstant(0.02 / 0.01);
+  const Points3 wanted = x_new;
+  contact.resolve(model, x_prev, x_new, v_new, 0.01);
+  EXPECT_TRUE(x_new.isApprox(wanted));
+  // Entering: from 1 cm outside to 1 cm inside is stopped outside the body.
+  ClothModel outside = square_at(h + 0.01);
+  Contact contact2(body, outside, settings);
+  Points3 y_new = outside.x, w_new = Points3::Zero(outside.x.rows(), 3);
+  y_new.col(2).array() -= 0.02;
+  w_new.col(2).setConstant(-2.0);
+  contact2.resolve(outside, outside.x, y_new, w_new, 0.01);
+  EXPECT_GE(y_new.col(2).minCoeff(), h);
+  EXPECT_GE(w_new.col(2).minCoeff(), 0.0);  // the approaching velocity is removed
+}
