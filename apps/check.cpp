@@ -1,5 +1,6 @@
 // `tryon check CLOTH --avatar BODY [--rest REST.obj] [--previous PREV.obj]`: the quality
 // metrics of any cloth mesh (ours or a peer's) against a body, as JSON.
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -9,14 +10,18 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/obj_reader.hpp"
+#include "outputs/fit_maps.hpp"
+#include "outputs/preview.hpp"
 #include "quality/quality.hpp"
 #include "tryon/drape.hpp"
 
 namespace tryon::apps {
 namespace {
 
+namespace fs = std::filesystem;
+
 struct CheckCommand {
-  std::string cloth, avatar, rest, previous, up = "y";
+  std::string cloth, avatar, rest, previous, preview, up = "y";
 };
 
 ObjContents read_obj(const std::string& path, const char* what) {
@@ -49,6 +54,21 @@ int run_check(const CheckCommand& o) {
   aopt.up = parse_up_axis(o.up);
   const avatars::Avatar body = avatars::load_avatar(o.avatar, aopt);
   const quality::Quality q = quality::check(c, body.mesh);
+  if (!o.preview.empty()) {
+    // Strain colouring needs rest coordinates; without them the cloth keeps one colour.
+    const bool has_rest = c.rest.rows() == c.V.rows();
+    const outputs::FitMap map = has_rest ? outputs::FitMap::strain : outputs::FitMap::none;
+    std::vector<outputs::Rgb> colors;
+    outputs::PreviewOptions po;
+    po.title = fs::path(o.cloth).filename().string() + " ON " + body.name + (q.clean() ? "" : " (NOT CLEAN)");
+    if (has_rest) {
+      outputs::FitMaps maps;
+      maps.strain = outputs::vertex_strain(c.V, c.F, c.rest);
+      colors = outputs::fit_map_colors(maps, map);
+      po.legend_note = outputs::legend_range_note(maps, map);
+    }
+    outputs::write_preview(o.preview, body.mesh, TriMesh{c.V, c.F, {}}, colors, map, po);
+  }
   const nlohmann::json doc = {{"cloth", o.cloth},
                               {"avatar", o.avatar},
                               {"mesh", {{"vertices", c.V.rows()}, {"triangles", c.F.rows()}, {"seam_pairs", c.seam_pairs.rows()}}},
@@ -70,6 +90,8 @@ void add_check_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--rest", opts->rest, "OBJ with the same vertices whose vt and l give rest coordinates and seams "
                                         "(e.g. the placed mesh of tryon inspect -o)");
   cmd->add_option("--previous", opts->previous, "the cloth 1/60 s earlier, for moving_fraction");
+  cmd->add_option("--preview", opts->preview, "also write a preview PNG (front, side, back; strain colours with rest "
+                                              "coordinates)");
   add_up_option(*cmd, opts->up);
   cmd->callback([opts, &run] { run = [opts] { return run_check(*opts); }; });
 }

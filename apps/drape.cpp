@@ -27,6 +27,7 @@ struct DrapeCommand {
   bool self_collision = true;
   bool contact = true;
   std::string seams = "sew";
+  double body_inset_cm = 0;
   bool preview = false;
   std::string fit_map = "strain", format = "obj";
   bool with_body = false;
@@ -62,6 +63,7 @@ int run_drape(const DrapeCommand& o) {
   d.self_collision = o.self_collision;
   d.contact = o.contact;
   d.seams = o.seams;
+  d.body_inset_m = o.body_inset_cm / 100.0;
   ProgressBar bar("drape " + pattern.name, o.max_frames, !o.quiet);
   DrapeResult result = drape(pattern, body, d, [&](const DrapeProgress& p) {
     char status[128];
@@ -103,6 +105,9 @@ void add_drape_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_flag("!--no-self-collision", o->self_collision, "skip cloth self-collision");
   cmd->add_option("--seams", o->seams, "sew (pull seams shut around the body, default) or merge (join at once)")
       ->check(CLI::IsMember({"sew", "merge"}));
+  cmd->add_option("--body-inset-cm", o->body_inset_cm,
+                  "sew around a body this much slimmer (limbs at most 40 % thinner) that grows back once sewn (default 0)")
+      ->check(CLI::Range(0.0, 10.0));
   cmd->add_flag("!--no-contact", o->contact, "no body or self contact at all (diagnostics: the cloth alone)");
   cmd->add_flag("--preview", o->preview, "also write preview.png (front, side, back, legend)");
   cmd->add_option("--fit-map", o->fit_map, "garment colouring of the preview and the GLB: strain (default), distance, none")

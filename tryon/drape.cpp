@@ -22,6 +22,8 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+constexpr double kBodyGrowthPerFrame = 1e-3;  // m, under ContactSettings::thickness (2.5 mm)
+
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 json range_json(const Eigen::VectorXd& v) {
@@ -63,6 +65,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
     throw InputError("resolution_cm must be between 0.2 and 50");
   if (o.max_frames < 1) throw InputError("max_frames must be at least 1");
   if (!(o.time_limit_s >= 0)) throw InputError("time_limit_s must be 0 (none) or positive");
+  if (!(o.body_inset_m >= 0 && o.body_inset_m <= 0.1)) throw InputError("body_inset_m must be between 0 and 0.1");
   const cloth::Material material = cloth::load_material(o.material);
   const cloth::IntegratorKind integrator = cloth::parse_integrator(o.integrator);
 
@@ -72,6 +75,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   garments::GarmentBuild build = garments::build_garment(pattern, bopt);
   for (const auto& w : build.warnings) logger().warn("{}", w);
   DrapeResult result;
+  result.name = pattern.name;
   result.garment = std::move(build.mesh);
   const garments::GarmentMesh& garment = result.garment;
   // Seams: "sew" keeps the panels apart and pulls the seam pairs together while the body
@@ -94,6 +98,10 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   csettings.friction = material.friction;
   csettings.self_collision = o.self_collision;
   cloth::Contact contact(body.mesh, model, csettings, seam_particles);
+  // Sewing happens around a slimmer body (limbs thin, torso a little smaller) that grows back
+  // once the seams are closed, pushing the sewn garment out with it.
+  const double inset =
+      mopt.merge_seams || seam_particles.rows() == 0 || o.body_inset_m <= 0 ? 0.0 : contact.shrink_body(o.body_inset_m);
   const int pushed = contact.push_out(model);
   if (pushed > 0) logger().info("{} cloth vertices started inside or against the body and were pushed out", pushed);
   const double t_mesh = since(t_start);
@@ -130,11 +138,22 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
     cloth::Simulator sew(std::move(model), sewing);
     if (o.contact) sew.set_contact(&contact);
     std::atomic<bool> sewn{false};
-    const int sew_frames = std::max(1, std::min(o.max_frames / 2, 240));
-    sewing_run = sew.run(sew_frames, [&](const cloth::FrameReport& f) {
+    // Closing budget, then the body grows back by body_growth_per_frame_m a frame (less than the
+    // contact thickness, so the cloth it reaches is still outside and is pushed out with it).
+    const int close_frames = std::max(1, std::min(o.max_frames / 2, 240));
+    const double growth_step = inset > 0 ? std::min(1.0, kBodyGrowthPerFrame / inset) : 1.0;
+    const int grow_frames = inset > 0 ? static_cast<int>(std::ceil(1.0 / growth_step)) : 0;
+    bool growing = inset <= 0;
+    sewing_run = sew.run(close_frames + grow_frames, [&](const cloth::FrameReport& f) {
       on_frame(f, "sewing", sew.model().x);
-      if (contact.closed_seam_pairs() == contact.num_seam_pairs() || cancel) sewn = true;
+      if (cancel) sewn = true;
+      if (!growing && (contact.closed_seam_pairs() == contact.num_seam_pairs() || f.frame >= close_frames)) growing = true;
+      if (growing && inset > 0) contact.set_body_growth(contact.body_growth() + growth_step);
+      if (growing && contact.body_growth() >= 1 &&
+          (contact.closed_seam_pairs() == contact.num_seam_pairs() || f.frame >= close_frames + grow_frames))
+        sewn = true;
     }, &sewn);
+    if (inset > 0) contact.set_body_growth(1);
     frames_done = sewing_run.frames;
     model = sew.model();
     model.v.setZero();
@@ -231,7 +250,7 @@ json save_drape(const DrapeResult& result, const avatars::Avatar& body, const fs
   const outputs::FitMap fit_map = outputs::parse_fit_map(o.fit_map);
   const auto t0 = Clock::now();
   const garments::GarmentMesh& garment = result.garment;
-  const std::string name = result.report.value("pattern", std::string("garment"));
+  const std::string& name = result.name;
   const bool clean = result.clean;
   fs::create_directories(outdir);
   TriMesh out{result.positions, garment.F, garment.rest};

@@ -25,6 +25,7 @@ struct DrapeOptions {
   bool self_collision = true;
   bool contact = true;                     ///< false: the cloth alone (diagnostics)
   std::string seams = "sew";               ///< "sew" (pull shut around the body) or "merge" (join at once)
+  double body_inset_m = 0.0;              ///< sew: the body starts this much slimmer and grows back
 };
 
 /// What the progress callback sees once a frame.
@@ -38,6 +39,7 @@ struct DrapeProgress {
 using DrapeProgressCallback = std::function<void(const DrapeProgress&)>;
 
 struct DrapeResult {
+  std::string name;               ///< the pattern's name (titles)
   garments::GarmentMesh garment;  ///< the triangulated pattern (F, rest = 2D panel coordinates, seams)
   Points3 positions;              ///< |V|×3 draped positions (metres, the body's frame)
   quality::Quality quality;       ///< judged by the checker, which knows nothing of the simulator
