@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <initializer_list>
+#include <limits>
 #include <map>
 
 #include "collision/geometry.hpp"
@@ -191,6 +192,7 @@ double Contact::body_growth() const { return impl_->growth; }
 
 void Contact::begin_frame(const ClothModel& model, double /*time*/) {
   Impl& m = *impl_;
+  unsettled_this_frame_ = 0;
   std::fill(m.tangled.begin(), m.tangled.end(), 0);
   if (!m.settings.self_collision) return;
   m.cloth_bvh.refit(model.x, m.cloth_F);
@@ -360,7 +362,44 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   // 3. Fail-safe: nothing may pass through the body or the cloth during the step.
   const collision::MovingMesh body_moving{m.body_V, m.body_V, m.body_F, m.body_topo, m.body_bvh};
   std::vector<char> reverted(n, 0);
+  // Closed seam pairs move as one particle: back together where one of them was sent back to
+  // x_prev (both were together there), else at their mass-weighted mean, with one velocity.
+  auto hold_closed_pairs = [&] {
+    int moved = 0;
+    for (Eigen::Index k = 0; k < m.seams.rows(); ++k) {
+      if (!m.seam_closed[k]) continue;
+      const int a = m.seams(k, 0), b = m.seams(k, 1);
+      const double wa = model.inv_mass[a], wb = model.inv_mass[b];
+      if (wa + wb <= 0) continue;
+      const bool back = reverted[a] || reverted[b];
+      const Vec3 xa = back ? Vec3(x_prev.row(a)) : Vec3(x_new.row(a)), xb = back ? Vec3(x_prev.row(b)) : Vec3(x_new.row(b));
+      const Vec3 x = (xa * wb + xb * wa) / (wa + wb);  // the heavier (smaller inv_mass) particle weighs more
+      const Vec3 v = (Vec3(v_new.row(a)) * wb + Vec3(v_new.row(b)) * wa) / (wa + wb);
+      for (int p : {a, b}) {
+        if (model.inv_mass[p] <= 0) continue;
+        if (x_new.row(p) != x.transpose()) ++moved;
+        x_new.row(p) = x.transpose();
+        v_new.row(p) = v.transpose();
+        if (back) reverted[p] = 1;
+      }
+    }
+    return moved;
+  };
+  // Impact zones [Provot 1997; Bridson, Fedkiw & Anderson 2002, §8]: particles of a cloth pair
+  // that would pass through each other join one zone (union–find, merged across rounds); a
+  // zone moves with its mass-weighted mean velocity, so nothing in it moves relative to the
+  // rest of it and no crossing inside it is left, while the zone as a whole keeps moving (a
+  // falling fold falls on instead of freezing in the air). A zone with a pinned particle stops.
+  std::vector<int> zone(n);
+  for (int i = 0; i < n; ++i) zone[i] = i;
+  auto find = [&](int i) {
+    while (zone[i] != i) i = zone[i] = zone[zone[i]];
+    return i;
+  };
+  const Points3 v_start = v_new;
+  bool settled = false;
   for (int round = 0; round < s.failsafe_rounds; ++round) {
+    hold_closed_pairs();
     collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
     const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh};
     std::vector<int> involved;
@@ -421,14 +460,73 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       }
     }
     int changed = slid;
-    for (int i : involved) {
-      if (x_new.row(i) == x_prev.row(i)) continue;
-      x_new.row(i) = x_prev.row(i);
-      v_new.row(i).setZero();
-      reverted[i] = 1;
-      ++changed;
+    for (std::size_t k = 0; k + 1 < involved.size(); k += 2) {
+      const int a = find(involved[k]), b = find(involved[k + 1]);
+      if (a != b) zone[std::max(a, b)] = std::min(a, b);
     }
-    if (changed == 0) break;
+    if (!involved.empty()) {
+      // Mean momentum and mass of every zone touched this round.
+      std::map<int, std::pair<Vec3, double>> sums;  // root -> (Σ m v, Σ m); inf mass when pinned
+      for (int i : involved) sums.emplace(find(i), std::make_pair(Vec3::Zero(), 0.0));
+      for (int i = 0; i < n; ++i) {
+        auto it = sums.find(find(i));
+        if (it == sums.end()) continue;
+        if (!movable(i)) {  // a pinned particle stops its zone
+          it->second.second = std::numeric_limits<double>::infinity();
+          continue;
+        }
+        const double mass = 1.0 / model.inv_mass[i];
+        it->second.first += mass * v_start.row(i).transpose();
+        it->second.second += mass;
+      }
+      for (int i = 0; i < n; ++i) {
+        auto it = sums.find(find(i));
+        if (it == sums.end() || !movable(i)) continue;
+        const Vec3 v = std::isinf(it->second.second) ? Vec3::Zero() : Vec3(it->second.first / it->second.second);
+        const Vec3 x = Vec3(x_prev.row(i)) + dt * v;
+        if (x_new.row(i) == x.transpose()) continue;
+        x_new.row(i) = x.transpose();
+        v_new.row(i) = v.transpose();
+        ++changed;
+      }
+    }
+    if (changed == 0) {  // everything in x_new, the held pairs included, has passed the tests
+      settled = true;
+      break;
+    }
+  }
+  if (!settled) {
+    // Out of rounds: the zones and the particles held by the body stop at x_prev; if anything
+    // would still pass through, the whole cloth goes back to x_prev, which is free of crossings.
+    ++stats_.failsafe_unsettled;
+    ++unsettled_this_frame_;
+    std::vector<int> zone_size(n, 0);
+    for (int i = 0; i < n; ++i) ++zone_size[find(i)];
+    for (int i = 0; i < n; ++i)
+      if (reverted[i] || zone_size[find(i)] > 1) {
+        x_new.row(i) = x_prev.row(i);
+        v_new.row(i).setZero();
+      }
+    hold_closed_pairs();
+    collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
+    const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh};
+    const collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
+    bool clear = body_hits.vertex_face.empty() && body_hits.face_vertex.empty() && body_hits.edge_edge.empty();
+    if (clear && s.self_collision) {
+      const collision::ContinuousResult self_hits = collision::continuous_self_collisions(cloth);
+      for (const auto& h : self_hits.vertex_face)
+        clear = clear && (m.across_seam({h.vertex}, {m.cloth_F(h.triangle, 0), m.cloth_F(h.triangle, 1),
+                                                     m.cloth_F(h.triangle, 2)}) ||
+                          m.tangled[h.vertex]);
+      for (const auto& h : self_hits.edge_edge)
+        clear = clear && m.across_seam({m.cloth_topo.edges(h.edge_a, 0), m.cloth_topo.edges(h.edge_a, 1)},
+                                       {m.cloth_topo.edges(h.edge_b, 0), m.cloth_topo.edges(h.edge_b, 1)});
+    }
+    if (!clear) {
+      x_new = x_prev;
+      for (int i = 0; i < n; ++i)
+        if (reverted[i] || zone_size[find(i)] > 1) v_new.row(i).setZero();
+    }
   }
   stats_.failsafe_reverts += std::count(reverted.begin(), reverted.end(), 1);
   stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

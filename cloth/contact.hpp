@@ -44,6 +44,7 @@ struct ContactStats {
   long long body_contacts = 0;  ///< vertex contacts resolved (summed over steps)
   long long self_contacts = 0;
   long long failsafe_reverts = 0;  ///< vertices returned to x_prev by the fail-safe
+  long long failsafe_unsettled = 0;  ///< steps whose fail-safe rounds ran out with moves still to check
 };
 
 class Contact : public ContactStage {
@@ -78,6 +79,9 @@ class Contact : public ContactStage {
   double body_growth() const;
 
   const ContactStats& stats() const { return stats_; }
+  /// Whether a step of the current frame ran out of fail-safe rounds and stopped cloth that
+  /// wanted to move: such a frame is not evidence of rest.
+  bool held_back() const override { return unsettled_this_frame_ > 0; }
   /// Turns self-collision on or off (off while sewing: the panels' edges must meet).
   void set_self_collision(bool on);
   /// Sets the Coulomb coefficient against the body (0 while sewing: panels slide into place).
@@ -92,6 +96,7 @@ class Contact : public ContactStage {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   ContactStats stats_;
+  int unsettled_this_frame_ = 0;
 };
 
 }  // namespace tryon::cloth

@@ -148,6 +148,7 @@ bool Simulator::advance_frame(FrameReport& report, std::string* why) {
       for (int p = 0; p < model_.num_particles(); ++p)
         if ((model_.x.row(p) - x0.row(p)).squaredNorm() > thr2) ++moving;
       moving_fraction_ = static_cast<double>(moving) / std::max(1, model_.num_particles());
+      if (contact_ && contact_->held_back()) moving_fraction_ = std::max(moving_fraction_, 1.0);  // not rest
       ++frame_;
       time_ += settings_.frame_dt;
       report.frame = frame_;

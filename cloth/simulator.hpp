@@ -20,6 +20,9 @@ class ContactStage {
   /// Called once per frame before its first step, with the state at the frame start (e.g. to
   /// refit bounding volume trees). `time` is the simulated time (s).
   virtual void begin_frame(const ClothModel& model, double time) {}
+  /// True when the stage stopped cloth during the last frame for want of a resolution (the
+  /// simulator then does not take the frame's stillness for rest).
+  virtual bool held_back() const { return false; }
   /// Called once per step after integration and strain limiting. May correct the candidate
   /// positions x_new and velocities v_new (|P|×3); x_prev (|P|×3) are the positions at the
   /// start of the step. Must leave pinned particles (model.inv_mass == 0) where they are.

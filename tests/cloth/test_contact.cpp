@@ -84,3 +84,26 @@ TEST(Contact, ClothLeavingTheBodyIsLetThroughEnteringIsNot) {
   EXPECT_GE(y_new.col(2).minCoeff(), h);
   EXPECT_GE(w_new.col(2).minCoeff(), 0.0);  // the approaching velocity is removed
 }
+
+TEST(Contact, ImpactZoneMovesTogetherInsteadOfFreezing) {
+  // Two 2×2 cm squares far from a small body: A 5 mm above B, A falling at 1 m/s, B at rest.
+  // In a 10 ms step A would pass through B; the zone (A's and B's particles) moves with the
+  // mean velocity instead: A stays above B, and both move down (nothing is frozen in place).
+  garments::GarmentMesh g;
+  test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(-0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
+  test::add_grid_panel(g, "a", 3, 3, 0.02, 0.02, Vec3(-0.01, 1.005, -0.01), Vec3::UnitX(), Vec3::UnitZ());
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ASSERT_EQ(model.num_particles(), 18);
+  Contact contact(cube(0.1), model);
+  contact.begin_frame(model, 0.0);
+  const double dt = 0.01;
+  Points3 v_new = Points3::Zero(18, 3);
+  v_new.bottomRows(9).col(1).setConstant(-1.0);
+  Points3 x_new = model.x + dt * v_new;
+  contact.resolve(model, model.x, x_new, v_new, dt);
+  const double a_low = x_new.bottomRows(9).col(1).minCoeff(), b_high = x_new.topRows(9).col(1).maxCoeff();
+  EXPECT_GT(a_low, b_high);                         // no pass-through
+  EXPECT_LT(b_high, 1.0);                           // B was carried down with the zone
+  EXPECT_LT(x_new.bottomRows(9).col(1).maxCoeff(), 1.005);  // A kept moving too
+  EXPECT_LT(v_new.col(1).maxCoeff(), 0.0);          // the whole zone still falls
+}
