@@ -6,11 +6,7 @@
 #include "apps/commands.hpp"
 #include "apps/options.hpp"
 #include "avatars/avatar.hpp"
-#include "core/error.hpp"
-#include "core/files.hpp"
-#include "core/obj_reader.hpp"
-#include "quality/quality.hpp"
-#include "tryon/drape.hpp"
+#include "tryon/tryon.hpp"
 
 namespace tryon::apps {
 namespace {
@@ -19,43 +15,17 @@ struct CheckCommand {
   std::string cloth, avatar, rest, previous, up = "y";
 };
 
-ObjContents read_obj(const std::string& path, const char* what) {
-  return parse_obj(read_text_file(path, what, std::size_t{2} << 30), path);
-}
-
 int run_check(const CheckCommand& o) {
-  ObjContents cloth = read_obj(o.cloth, "cloth");
-  if (cloth.mesh.num_triangles() == 0) throw InputError("cloth '" + o.cloth + "' has no triangles");
-  quality::Cloth c;
-  c.V = cloth.mesh.V;
-  c.F = cloth.mesh.F;
-  c.rest = cloth.mesh.UV;
-  c.seam_pairs = cloth.lines;
-  if (!o.rest.empty()) {
-    const ObjContents rest = read_obj(o.rest, "rest mesh");
-    if (rest.mesh.num_vertices() != cloth.mesh.num_vertices())
-      throw InputError("rest mesh '" + o.rest + "' has " + std::to_string(rest.mesh.num_vertices()) +
-                       " vertices, the cloth " + std::to_string(cloth.mesh.num_vertices()) + ": not the same cloth");
-    c.rest = rest.mesh.UV;
-    if (c.seam_pairs.rows() == 0) c.seam_pairs = rest.lines;
-  }
-  if (!o.previous.empty()) {
-    const ObjContents prev = read_obj(o.previous, "previous cloth");
-    if (prev.mesh.num_vertices() != cloth.mesh.num_vertices())
-      throw InputError("previous cloth '" + o.previous + "' does not have the cloth's vertices");
-    c.previous = prev.mesh.V;
-  }
   avatars::AvatarOptions aopt;
   aopt.up = parse_up_axis(o.up);
-  const avatars::Avatar body = avatars::load_avatar(o.avatar, aopt);
-  const quality::Quality q = quality::check(c, body.mesh);
-  const nlohmann::json doc = {{"cloth", o.cloth},
-                              {"avatar", o.avatar},
-                              {"mesh", {{"vertices", c.V.rows()}, {"triangles", c.F.rows()}, {"seam_pairs", c.seam_pairs.rows()}}},
-                              {"quality", quality_json(q)},
-                              {"clean", q.clean()}};
+  CheckFiles files;
+  files.rest = o.rest;
+  files.previous = o.previous;
+  const CheckResult r = tryon::check(o.cloth, avatars::load_avatar(o.avatar, aopt), files);
+  nlohmann::json doc = r.report;
+  doc["avatar"] = o.avatar;
   std::cout << doc.dump(2) << "\n";
-  return q.clean() ? kExitOk : kExitNotClean;
+  return r.clean ? kExitOk : kExitNotClean;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "garments/garment_builder.hpp"
 #include "outputs/glb.hpp"
 #include "outputs/preview.hpp"
+#include "tryon/materials.hpp"
 
 namespace tryon {
 namespace {
@@ -63,7 +64,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
     throw InputError("resolution_cm must be between 0.2 and 50");
   if (o.max_frames < 1) throw InputError("max_frames must be at least 1");
   if (!(o.time_limit_s >= 0)) throw InputError("time_limit_s must be 0 (none) or positive");
-  const cloth::Material material = cloth::load_material(o.material);
+  const cloth::Material material = cloth::load_material(resolve_material(o.material));
   const cloth::IntegratorKind integrator = cloth::parse_integrator(o.integrator);
 
   garments::BuildOptions bopt;
