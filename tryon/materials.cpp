@@ -35,7 +35,7 @@ fs::path find_materials() {
   if (const char* env = std::getenv("TRYON_MATERIALS_JSON"); env && *env) return env;
   const fs::path binary = this_binary();
   fs::path dir = binary.parent_path();
-  for (int up = 0; up < 4 && !dir.empty(); ++up, dir = dir.parent_path()) {
+  for (int up = 0; up <= 5 && !dir.empty(); ++up, dir = dir.parent_path()) {
     const fs::path candidate = dir / "share" / "tryon" / "materials.json";
     if (is_file(candidate)) return candidate;
     if (dir == dir.root_path()) break;

@@ -9,7 +9,8 @@ namespace tryon {
 /// The presets file in use, the first that exists of:
 ///  1. $TRYON_MATERIALS_JSON;
 ///  2. share/tryon/materials.json above the binary holding this code (the program, or the Python
-///     extension), up to four folders up: an installed tree, wherever it was moved;
+///     extension), up to five folders up (<prefix>/lib/python3/dist-packages/tryon/_tryon.so is
+///     four below <prefix>): an installed tree, wherever it was moved;
 ///  3. the source tree's cloth/materials.json (a build);
 ///  4. <install prefix>/share/tryon/materials.json as configured.
 /// Returns the build-tree path (3) when none exists, so that the error names a real candidate.

@@ -102,4 +102,23 @@ string(FIND "${run_err}" "material presets: ${prefix}/share/tryon/materials.json
 if(at LESS 0)
   message(FATAL_ERROR "the installed tryon did not use ${prefix}/share/tryon/materials.json:\n${run_err}")
 endif()
+
+# 5. The installed Python package (when the module is built) imports from the prefix alone and
+#    finds the presets there too.
+if(PYTHON_EXECUTABLE AND PYTHON_INSTALL_DIR)
+  set(package ${prefix}/${PYTHON_INSTALL_DIR})
+  if(NOT EXISTS ${package}/tryon/__init__.py)
+    message(FATAL_ERROR "the Python package is not installed in ${package}/tryon")
+  endif()
+  run("installed python module" ${CMAKE_COMMAND} -E env --unset=TRYON_MATERIALS_JSON PYTHONPATH=${package}
+      ${PYTHON_EXECUTABLE} -c "import tryon\nprint(tryon.__file__)\nprint(tryon.materials_file())")  # no ";": run() takes a list
+  if(NOT run_code EQUAL 0)
+    message(FATAL_ERROR "importing the installed tryon package failed:\n${run_out}\n${run_err}")
+  endif()
+  string(FIND "${run_out}" "${package}/tryon/__init__.py" at_init)
+  string(FIND "${run_out}" "${prefix}/share/tryon/materials.json" at_materials)
+  if(at_init LESS 0 OR at_materials LESS 0)
+    message(FATAL_ERROR "the installed package did not load from ${package} with the prefix's presets:\n${run_out}")
+  endif()
+endif()
 message(STATUS "install + consumer: passed")
