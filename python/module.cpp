@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <memory>
 #include <optional>
 
@@ -135,8 +136,9 @@ PYBIND11_MODULE(_tryon, m) {
       .def_property_readonly("triangles", [](const Avatar& a) { return to_numpy(a.mesh.F); }, "|F|×3 int32")
       .def_readonly("warnings", &Avatar::warnings)
       .def("__repr__", [](const Avatar& a) {
-        return "<tryon.Avatar '" + a.name + "': " + std::to_string(a.mesh.V.rows()) + " vertices, " +
-               std::to_string(a.height_m).substr(0, 4) + " m>";
+        char height[32];
+        std::snprintf(height, sizeof height, "%.3f m", a.height_m);
+        return "<tryon.Avatar '" + a.name + "': " + std::to_string(a.mesh.V.rows()) + " vertices, " + height + ">";
       });
 
   py::class_<PyResult, std::shared_ptr<PyResult>>(m, "DrapeResult", "a draped garment, its report and fit maps")

@@ -42,8 +42,9 @@ from pathlib import Path
 EXIT_OK, EXIT_NOT_CLEAN, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 
-class ManifestError(Exception):
-    """The manifest cannot be read (what `tryon batch` exits 2 for)."""
+class BadInput(Exception):
+    """Nothing can run: the manifest is refused (what `tryon batch` exits 2 for), the output
+    folder cannot be made, or the scheduler cannot be reached."""
 
 
 def find_tryon(explicit=None):
@@ -69,7 +70,7 @@ def plan(tryon_bin, manifest, outdir):
                        stdin=subprocess.DEVNULL, capture_output=True, text=True)
     if p.returncode == EXIT_BAD_INPUT:
         lines = [line.replace("[tryon] [error] ", "") for line in p.stderr.splitlines() if line.strip()]
-        raise ManifestError(lines[-1] if lines else "bad manifest '%s'" % manifest)
+        raise BadInput(lines[-1] if lines else "bad manifest '%s'" % manifest)
     if p.returncode != 0:
         raise RuntimeError("tryon batch --plan failed (exit %d): %s" % (p.returncode, p.stderr.strip()))
     return json.loads(p.stdout)
@@ -319,7 +320,7 @@ def default_workers():
 def run(manifest, outdir, scheduler=None, workers=None, threads_per_job=None, time_limit_s=0.0,
         kill_grace_s=30.0, resume=False, tryon_bin=None, log=None):
     """Drapes every job of `manifest` into `outdir` on Dask; returns the summary dict (also
-    written to OUTDIR/summary.json). Raises ManifestError for a manifest `tryon batch` refuses."""
+    written to OUTDIR/summary.json). Raises BadInput when nothing can run (see BadInput)."""
     from distributed import Client, Event, LocalCluster, as_completed
 
     t0, started_at = time.monotonic(), time.time()
@@ -331,7 +332,7 @@ def run(manifest, outdir, scheduler=None, workers=None, threads_per_job=None, ti
     try:
         outdir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise ManifestError("cannot create the output folder '%s': %s" % (outdir, e))
+        raise BadInput("cannot create the output folder '%s': %s" % (outdir, e))
 
     outcomes = [{"status": "pending", "reason": "", "launched": False, "report": None} for _ in jobs]
     queue = []
@@ -347,7 +348,10 @@ def run(manifest, outdir, scheduler=None, workers=None, threads_per_job=None, ti
 
     cluster = None
     if scheduler:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler, timeout=30)
+        except (OSError, TimeoutError) as e:
+            raise BadInput("cannot reach the Dask scheduler at %s: %s" % (scheduler, e))
         threads = threads_per_job if threads_per_job is not None else 0  # 0: the drape's default, all cores
         where = "scheduler %s" % scheduler
     else:
@@ -364,14 +368,15 @@ def run(manifest, outdir, scheduler=None, workers=None, threads_per_job=None, ti
         return write_summary(outdir, manifest, jobs, outcomes, finished, interrupted, time.monotonic() - t0)
 
     interrupted = False
-    stop = Event("tryon-dask-stop-" + uuid.uuid4().hex, client=client)  # set on Ctrl-C
+    futures = {}
+    run_id = uuid.uuid4().hex[:12]
+    stop = Event("tryon-dask-stop-" + run_id, client=client)  # set on Ctrl-C
     try:
         save(False)
-        futures = {}
         for i in queue:
-            # pure=False: a job run twice is two runs; the key names the job in the dashboard.
+            # pure=False: a job run twice is two runs; the key names the job (and this run) in the dashboard.
             f = client.submit(run_job, jobs[i], tryon_bin, threads, time_limit_s, kill_grace_s, stop.name,
-                              key="tryon-%s-%d" % (jobs[i]["name"], i), pure=False, retries=0)
+                              key="tryon-%s-%s" % (run_id, jobs[i]["name"]), pure=False, retries=0)
             futures[f] = i
         for f in as_completed(list(futures)):
             i = futures[f]
@@ -444,7 +449,7 @@ def main(argv=None):
     try:
         summary = run(a.manifest, a.output, scheduler=a.scheduler, workers=a.workers, threads_per_job=a.threads_per_job,
                       time_limit_s=a.time_limit, kill_grace_s=a.kill_grace, resume=a.resume, tryon_bin=a.tryon, log=log)
-    except (ManifestError, FileNotFoundError) as e:
+    except (BadInput, FileNotFoundError) as e:
         print("tryon.dask: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK if all_ok(summary) else EXIT_NOT_CLEAN
