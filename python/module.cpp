@@ -12,13 +12,11 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <memory>
 #include <optional>
 
-#include "core/logger.hpp"
 #include "tryon/tryon.hpp"
 
 namespace py = pybind11;
@@ -205,12 +203,7 @@ PYBIND11_MODULE(_tryon, m) {
       py::arg("previous") = std::filesystem::path(), "quality of a cloth OBJ on a body, as `tryon check` prints it");
   m.def("set_threads", &tryon::set_threads, py::arg("threads"), "threads for later work (0: all cores)");
   m.def("materials", &tryon::material_names, "names of the bundled material presets");
-  m.def("set_log_level", [](const std::string& level) {
-        static const std::vector<std::string> levels = {"trace", "debug", "info", "warn", "error", "off"};
-        if (std::find(levels.begin(), levels.end(), level) == levels.end())
-          throw tryon::InputError("log level must be trace, debug, info, warn, error or off, not '" + level + "'");
-        tryon::logger().set_level(spdlog::level::from_str(level));
-      },
-      py::arg("level"), "how much tryon logs to stderr (default info)");
+  m.def("set_log_level", &tryon::set_log_level,
+        py::arg("level"), "how much tryon logs to stderr (default info)");
   m.def("materials_file", &tryon::materials_file, "the material presets file in use");
 }

@@ -1,6 +1,9 @@
 #include "tryon/tryon.hpp"
 
+#include <algorithm>
+
 #include "cloth/material.hpp"
+#include "core/logger.hpp"
 #include "core/files.hpp"
 #include "core/obj_reader.hpp"
 #include "core/parallel.hpp"
@@ -30,6 +33,13 @@ Avatar load_avatar(const std::filesystem::path& path, const AvatarOptions& optio
 void set_threads(int threads) {
   if (threads < 0) throw InputError("threads must be 0 (all cores) or positive, not " + std::to_string(threads));
   set_num_threads(threads);
+}
+
+void set_log_level(const std::string& level) {
+  static const std::vector<std::string> levels = {"trace", "debug", "info", "warn", "error", "off"};
+  if (std::find(levels.begin(), levels.end(), level) == levels.end())
+    throw InputError("log level must be trace, debug, info, warn, error or off, not '" + level + "'");
+  logger().set_level(spdlog::level::from_str(level));
 }
 
 std::vector<std::string> material_names() { return cloth::material_names(materials_file().string()); }

@@ -46,6 +46,10 @@ Avatar load_avatar(const std::filesystem::path& path, const AvatarOptions& optio
 /// Threads used by drape() and check() from now on (0: all cores). Process-wide.
 void set_threads(int threads);
 
+/// How much tryon logs to stderr: "trace", "debug", "info" (default), "warn", "error" or "off".
+/// Throws InputError for another word.
+void set_log_level(const std::string& level);
+
 /// Names of the bundled material presets (for DrapeOptions::material).
 std::vector<std::string> material_names();
 

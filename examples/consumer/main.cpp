@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    tryon::set_log_level("warn");
     const tryon::Pattern pattern = tryon::load_pattern(argv[1]);
     const tryon::Avatar body = tryon::load_avatar(argv[2]);
     tryon::DrapeOptions options;
