@@ -53,6 +53,7 @@ struct BatchCommand {
   std::string manifest, outdir;
   int jobs = 1;
   bool resume = false, quiet = false;
+  bool plan = false;         // print the jobs as JSON and run nothing (for other runners: tryon.dask)
   double time_limit_s = 0;   // default per-job drape --time-limit (0: none)
   double kill_grace_s = 30;  // a job still running this long after its time limit is killed
 };
@@ -678,12 +679,36 @@ Running start_job(std::size_t i, const Job& job, const fs::path& outdir, const B
   return r;
 }
 
+/// --plan: the jobs as this batch would run them, one JSON document on stdout, so that another
+/// runner (python3 -m tryon.dask) shares the manifest rules, names and drape arguments.
+/// {"manifest", "outdir", "jobs": [{"name", "line", "pattern", "avatar", "drape_args" (after
+/// `tryon drape`, without --threads), "time_limit_s", "error" (refused: never run)}]}
+void print_plan(const fs::path& manifest, const fs::path& outdir, const std::vector<Job>& jobs) {
+  json list = json::array();
+  for (const Job& job : jobs) {
+    std::vector<std::string> args = {job.pattern, "--avatar", job.avatar, "-o", (outdir / job.name).string()};
+    args.insert(args.end(), job.options.begin(), job.options.end());
+    list.push_back({{"name", job.name},
+                    {"line", job.line},
+                    {"pattern", job.pattern},
+                    {"avatar", job.avatar},
+                    {"drape_args", job.error.empty() ? json(args) : json::array()},
+                    {"time_limit_s", job.time_limit_s},
+                    {"error", job.error}});
+  }
+  std::printf("%s\n", json({{"manifest", manifest.string()}, {"outdir", outdir.string()}, {"jobs", list}}).dump(2).c_str());
+}
+
 int run_batch(const BatchCommand& o) {
   const auto t_start = Clock::now();
   if (o.quiet) logger().set_level(spdlog::level::err);
   const fs::path manifest = fs::absolute(o.manifest).lexically_normal();
   const std::vector<Job> jobs = make_jobs(read_manifest(manifest), manifest.parent_path());
   const fs::path outdir = fs::absolute(o.outdir).lexically_normal();
+  if (o.plan) {
+    print_plan(manifest, outdir, jobs);
+    return kExitOk;
+  }
   {
     std::error_code ec;
     fs::create_directories(outdir, ec);
@@ -851,6 +876,7 @@ void add_batch_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--kill-grace", o->kill_grace_s, "seconds after a job's time limit before it is killed (default 30)")
       ->check(CLI::Range(0.0, 1e7));
   cmd->add_flag("--quiet", o->quiet, "no progress bar or per-job lines");
+  cmd->add_flag("--plan", o->plan, "print the jobs (names, drape arguments, refusals) as JSON; run nothing");
   cmd->callback([o, &run] { run = [o] { return run_batch(*o); }; });
 }
 

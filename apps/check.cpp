@@ -7,60 +7,33 @@
 #include "apps/commands.hpp"
 #include "apps/options.hpp"
 #include "avatars/avatar.hpp"
-#include "core/error.hpp"
-#include "core/files.hpp"
-#include "core/obj_reader.hpp"
 #include "outputs/fit_maps.hpp"
 #include "outputs/preview.hpp"
-#include "quality/quality.hpp"
-#include "tryon/drape.hpp"
+#include "tryon/tryon.hpp"
 
 namespace tryon::apps {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct CheckCommand {
   std::string cloth, avatar, rest, previous, preview, up = "y";
 };
 
-ObjContents read_obj(const std::string& path, const char* what) {
-  return parse_obj(read_text_file(path, what, std::size_t{2} << 30), path);
-}
-
 int run_check(const CheckCommand& o) {
-  ObjContents cloth = read_obj(o.cloth, "cloth");
-  if (cloth.mesh.num_triangles() == 0) throw InputError("cloth '" + o.cloth + "' has no triangles");
-  quality::Cloth c;
-  c.V = cloth.mesh.V;
-  c.F = cloth.mesh.F;
-  c.rest = cloth.mesh.UV;
-  c.seam_pairs = cloth.lines;
-  if (!o.rest.empty()) {
-    const ObjContents rest = read_obj(o.rest, "rest mesh");
-    if (rest.mesh.num_vertices() != cloth.mesh.num_vertices())
-      throw InputError("rest mesh '" + o.rest + "' has " + std::to_string(rest.mesh.num_vertices()) +
-                       " vertices, the cloth " + std::to_string(cloth.mesh.num_vertices()) + ": not the same cloth");
-    c.rest = rest.mesh.UV;
-    if (c.seam_pairs.rows() == 0) c.seam_pairs = rest.lines;
-  }
-  if (!o.previous.empty()) {
-    const ObjContents prev = read_obj(o.previous, "previous cloth");
-    if (prev.mesh.num_vertices() != cloth.mesh.num_vertices())
-      throw InputError("previous cloth '" + o.previous + "' does not have the cloth's vertices");
-    c.previous = prev.mesh.V;
-  }
   avatars::AvatarOptions aopt;
   aopt.up = parse_up_axis(o.up);
+  CheckFiles files;
+  files.rest = o.rest;
+  files.previous = o.previous;
   const avatars::Avatar body = avatars::load_avatar(o.avatar, aopt);
-  const quality::Quality q = quality::check(c, body.mesh);
+  const CheckResult r = tryon::check(o.cloth, body, files);
   if (!o.preview.empty()) {
     // Strain colouring needs rest coordinates; without them the cloth keeps one colour.
+    const quality::Cloth& c = r.cloth;
     const bool has_rest = c.rest.rows() == c.V.rows();
     const outputs::FitMap map = has_rest ? outputs::FitMap::strain : outputs::FitMap::none;
     std::vector<outputs::Rgb> colors;
     outputs::PreviewOptions po;
-    po.title = fs::path(o.cloth).filename().string() + " ON " + body.name + (q.clean() ? "" : " (NOT CLEAN)");
+    po.title = std::filesystem::path(o.cloth).filename().string() + " ON " + body.name + (r.clean ? "" : " (NOT CLEAN)");
     if (has_rest) {
       outputs::FitMaps maps;
       maps.strain = outputs::vertex_strain(c.V, c.F, c.rest);
@@ -69,13 +42,10 @@ int run_check(const CheckCommand& o) {
     }
     outputs::write_preview(o.preview, body.mesh, TriMesh{c.V, c.F, {}}, colors, map, po);
   }
-  const nlohmann::json doc = {{"cloth", o.cloth},
-                              {"avatar", o.avatar},
-                              {"mesh", {{"vertices", c.V.rows()}, {"triangles", c.F.rows()}, {"seam_pairs", c.seam_pairs.rows()}}},
-                              {"quality", quality_json(q)},
-                              {"clean", q.clean()}};
+  nlohmann::json doc = r.report;
+  doc["avatar"] = o.avatar;
   std::cout << doc.dump(2) << "\n";
-  return q.clean() ? kExitOk : kExitNotClean;
+  return r.clean ? kExitOk : kExitNotClean;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "garments/garment_builder.hpp"
 #include "outputs/glb.hpp"
 #include "outputs/preview.hpp"
+#include "tryon/materials.hpp"
 
 namespace tryon {
 namespace {
@@ -66,7 +67,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   if (o.max_frames < 1) throw InputError("max_frames must be at least 1");
   if (!(o.time_limit_s >= 0)) throw InputError("time_limit_s must be 0 (none) or positive");
   if (!(o.body_inset_m >= 0 && o.body_inset_m <= 0.1)) throw InputError("body_inset_m must be between 0 and 0.1");
-  const cloth::Material material = cloth::load_material(o.material);
+  const cloth::Material material = cloth::load_material(resolve_material(o.material));
   const cloth::IntegratorKind integrator = cloth::parse_integrator(o.integrator);
 
   garments::BuildOptions bopt;
