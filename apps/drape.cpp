@@ -4,7 +4,8 @@
 // SIGINT / SIGTERM stop the drape at the next frame; nothing is written (the outputs are written
 // only after the drape, each whole under a temporary name, report.json last), and the exit code is
 // 128 + the signal (130 / 143), as a shell reports a process ended by it. A second signal ends
-// the process at once (the handler is reset after the first).
+// the process at once (the handler is reset after the first). A signal that comes once the
+// writing has begun lets it finish: the outputs are then whole, and the exit code is the drape's.
 #include <signal.h>
 
 #include <atomic>
@@ -133,7 +134,7 @@ int run_drape(const DrapeCommand& o) {
   }
   if (signals.stopped()) {
     bar.finish("interrupted");
-    return interrupted("during the simulation");
+    return interrupted("during the drape");
   }
   bar.finish(result.report["run"]["status"].get<std::string>() + " after " +
              std::to_string(result.report["simulation"]["frames"].get<int>()) + " frames");

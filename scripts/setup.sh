@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake libeigen3-dev libassimp-dev libspdlog-dev nlohmann-json3-dev
-          libcli11-dev libgtest-dev libbenchmark-dev libpng-dev libfcl-dev)
+          libcli11-dev libgtest-dev libbenchmark-dev libpng-dev libfcl-dev
+          clang-14 libclang-rt-14-dev libomp-14-dev)  # clang: the libFuzzer targets (scripts/fuzz.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
