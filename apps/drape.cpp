@@ -1,15 +1,27 @@
 // `tryon drape PATTERN --avatar BODY -o OUTDIR`: sews and drapes a garment on a body and
 // writes OUTDIR/garment.obj and OUTDIR/report.json (DESIGN.md's schema).
+//
+// SIGINT / SIGTERM stop the drape at the next frame; nothing is written (the outputs are written
+// only after the drape, each whole under a temporary name, report.json last), and the exit code is
+// 128 + the signal (130 / 143), as a shell reports a process ended by it. A second signal ends
+// the process at once (the handler is reset after the first). A signal that comes once the
+// writing has begun lets it finish: the outputs are then whole, and the exit code is the drape's.
+#include <signal.h>
+
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 
 #include "apps/commands.hpp"
 #include "apps/options.hpp"
 #include "avatars/avatar.hpp"
+#include "core/error.hpp"
 #include "core/logger.hpp"
 #include "core/parallel.hpp"
 #include "core/progress.hpp"
 #include "garments/garmentcode_reader.hpp"
+#include "garments/validate.hpp"
 #include "outputs/fit_maps.hpp"
 #include "tryon/drape.hpp"
 
@@ -36,13 +48,58 @@ struct DrapeCommand {
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
+// Set by the signal handler (a lock-free atomic store is async-signal-safe); drape() polls it once a frame.
+std::atomic<bool> g_cancel{false};
+volatile std::sig_atomic_t g_signal = 0;
+static_assert(std::atomic<bool>::is_always_lock_free);
+extern "C" void on_drape_stop_signal(int sig) {
+  g_signal = sig;
+  g_cancel.store(true);
+}
+
+/// Installs the SIGINT / SIGTERM handler for its lifetime (one-shot: a second signal kills).
+class StopSignals {
+ public:
+  StopSignals() {
+    struct sigaction act {};
+    act.sa_handler = on_drape_stop_signal;
+    act.sa_flags = SA_RESETHAND;
+    sigemptyset(&act.sa_mask);
+    ::sigaction(SIGINT, &act, &old_int_);
+    ::sigaction(SIGTERM, &act, &old_term_);
+  }
+  ~StopSignals() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  bool stopped() const { return g_cancel.load(); }
+  /// 128 + the signal, as a shell reports it (130 for SIGINT, 143 for SIGTERM).
+  int exit_code() const { return 128 + static_cast<int>(g_signal); }
+  std::string name() const { return g_signal == SIGINT ? "SIGINT" : g_signal == SIGTERM ? "SIGTERM" : "a signal"; }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
 int run_drape(const DrapeCommand& o) {
   const auto t_start = Clock::now();
   if (o.threads > 0) set_num_threads(o.threads);
   if (o.quiet) logger().set_level(spdlog::level::err);
+  const StopSignals signals;
+  auto interrupted = [&](const char* when) {
+    logger().error("drape interrupted by {} {}; nothing written to '{}'", signals.name(), when, o.outdir);
+    return signals.exit_code();
+  };
 
   // Everything that can be refused is checked before any output is written.
   const garments::Pattern pattern = garments::read_garmentcode(o.pattern);
+  if (const garments::Diagnostics diag = garments::validate_pattern(pattern); !diag.ok()) {
+    std::string msg = "pattern '" + o.pattern + "' cannot be sewn:";
+    for (const auto& e : diag.errors) msg += "\n  - " + e;
+    throw InputError(msg);
+  }
   avatars::AvatarOptions aopt;
   aopt.up = parse_up_axis(o.up);
   const avatars::Avatar body = avatars::load_avatar(o.avatar, aopt);
@@ -53,6 +110,7 @@ int run_drape(const DrapeCommand& o) {
   save.with_body = o.with_body;
   outputs::parse_fit_map(o.fit_map);
   const double t_load = since(t_start);
+  if (signals.stopped()) return interrupted("while loading");
 
   DrapeOptions d;
   d.material = o.material;
@@ -65,12 +123,21 @@ int run_drape(const DrapeCommand& o) {
   d.seams = o.seams;
   d.body_inset_m = o.body_inset_cm / 100.0;
   ProgressBar bar("drape " + pattern.name, o.max_frames, !o.quiet);
-  DrapeResult result = drape(pattern, body, d, [&](const DrapeProgress& p) {
-    char status[128];
-    std::snprintf(status, sizeof status, "%s, frame %d, moving %.1f %%", p.phase.c_str(), p.frame,
-                  100 * p.moving_fraction);
-    bar.update(p.frame, status);
-  });
+  DrapeResult result;
+  try {
+    result = drape(pattern, body, d, [&](const DrapeProgress& p) {
+      char status[128];
+      std::snprintf(status, sizeof status, "%s, frame %d, moving %.1f %%", p.phase.c_str(), p.frame,
+                    100 * p.moving_fraction);
+      bar.update(p.frame, status);
+    }, &g_cancel);
+  } catch (const InputError& e) {  // name the files: the library knows the pattern by its name only
+    throw InputError("drape of '" + o.pattern + "' on '" + o.avatar + "': " + e.what());
+  }
+  if (signals.stopped()) {
+    bar.finish("interrupted");
+    return interrupted("during the drape");
+  }
   bar.finish(result.report["run"]["status"].get<std::string>() + " after " +
              std::to_string(result.report["simulation"]["frames"].get<int>()) + " frames");
   result.report["pattern"] = o.pattern;

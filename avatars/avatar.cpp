@@ -30,10 +30,14 @@ std::optional<double> detect_metres_per_unit(double height) {
 }
 
 Avatar load_avatar(const std::filesystem::path& path, const AvatarOptions& options) {
+  return make_avatar(read_mesh(path), path.stem().string(), path.string(), options);
+}
+
+Avatar make_avatar(TriMesh mesh, const std::string& name, const std::string& source, const AvatarOptions& options) {
   Avatar a;
-  a.name = path.stem().string();
-  const std::string what = "body '" + path.string() + "'";
-  a.mesh = read_mesh(path);
+  a.name = name;
+  const std::string what = "body '" + source + "'";
+  a.mesh = std::move(mesh);
 
   // Z-up files: rotate −90° about X, (x, y, z) -> (x, z, −y); a Z-up character facing −Y then faces +Z.
   if (options.up == UpAxis::z) {
@@ -68,6 +72,15 @@ Avatar load_avatar(const std::filesystem::path& path, const AvatarOptions& optio
   // (touching fingers, mouth corners) whose merging would make non-manifold edges.
   if (edge_topology(a.mesh.F).boundary_edges > 0) a.welded_vertices = weld_vertices(a.mesh, 0.0);
   if (a.mesh.num_triangles() == 0) throw InputError(what + " has no triangles with area");
+  // Zero-area triangles (collinear corners) carry no surface: none of them is a body at all.
+  int degenerate = 0;
+  for (int f = 0; f < a.mesh.num_triangles(); ++f) {
+    const Vec3 p0 = a.mesh.V.row(a.mesh.F(f, 0)), p1 = a.mesh.V.row(a.mesh.F(f, 1)), p2 = a.mesh.V.row(a.mesh.F(f, 2));
+    degenerate += (p1 - p0).cross(p2 - p0).squaredNorm() == 0.0;
+  }
+  if (degenerate == a.mesh.num_triangles())
+    throw InputError(what + " has no triangles with area (all " + std::to_string(degenerate) + " are degenerate)");
+  if (degenerate > 0) a.warnings.push_back(what + " has " + std::to_string(degenerate) + " zero-area triangles");
 
   // Feet at y = 0. x and z are kept: patterns are placed relative to the body's own origin.
   a.mesh.V.col(1).array() -= bounds(a.mesh.V).min.y();

@@ -34,6 +34,11 @@ struct Avatar {
 /// Throws InputError for files that are not a body (empty, unreadable, no person's size).
 Avatar load_avatar(const std::filesystem::path& path, const AvatarOptions& options = {});
 
+/// load_avatar's checks and normalisation on a mesh already read (what load_avatar does after
+/// read_mesh); `name` is the body's name, `source` names it in messages. Used by the fuzzers.
+Avatar make_avatar(TriMesh mesh, const std::string& name, const std::string& source,
+                   const AvatarOptions& options = {});
+
 /// Metres per unit for a body `height` units tall: 1, 0.1, 0.01 or 0.001, whichever makes
 /// it 1.0–2.2 m tall; nullopt when none does.
 std::optional<double> detect_metres_per_unit(double height);

@@ -6,7 +6,9 @@
 
 #include <cctype>
 #include <cstdio>
+#include <fstream>
 #include <functional>
+#include <sstream>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -20,16 +22,91 @@ bool is_obj(const std::filesystem::path& path) {
   for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return ext == ".obj";
 }
+bool has_extension(const std::filesystem::path& path, const char* wanted) {
+  std::string ext = path.extension().string();
+  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return ext == wanted;
+}
+
+// Bytes of one value of a PLY scalar type (PLY's names and the sized aliases), 0 if unknown.
+std::size_t ply_type_size(const std::string& t) {
+  if (t == "char" || t == "uchar" || t == "int8" || t == "uint8") return 1;
+  if (t == "short" || t == "ushort" || t == "int16" || t == "uint16") return 2;
+  if (t == "int" || t == "uint" || t == "float" || t == "int32" || t == "uint32" || t == "float32") return 4;
+  if (t == "double" || t == "float64") return 8;
+  return 0;
+}
+
+/// Refuses a PLY whose header declares more elements than the file can hold: Assimp allocates
+/// what the header declares before reading, so "element vertex 1000000000" in a 200-byte file
+/// would take gigabytes. An element needs at least, per property, its binary size (a list: its
+/// count's size) or, in ASCII, two characters (a digit and a separator). Header per
+/// http://paulbourke.net/dataformats/ply/.
+void check_ply_counts(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line, format;
+  std::vector<std::pair<std::string, double>> elements;  // name, count
+  std::vector<std::size_t> min_bytes;                    // per element, one item
+  std::size_t header = 0;
+  bool ended = false;
+  while (header < (std::size_t{1} << 16) && std::getline(in, line)) {
+    header += line.size() + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::istringstream words(line);
+    std::string key;
+    words >> key;
+    if (key == "format") {
+      words >> format;
+    } else if (key == "element") {
+      std::string name;
+      double count = -1;
+      words >> name >> count;
+      if (!words || !(count >= 0))
+        throw InputError("mesh '" + path.string() + "': PLY element '" + name + "' has no valid count");
+      elements.emplace_back(name, count);
+      min_bytes.push_back(0);
+    } else if (key == "property" && !elements.empty()) {
+      std::string type, count_type;
+      words >> type;
+      if (type == "list") words >> count_type;
+      const std::size_t size = ply_type_size(type == "list" ? count_type : type);
+      min_bytes.back() += format == "ascii" ? 2 : std::max<std::size_t>(size, 1);
+    } else if (key == "end_header") {
+      ended = true;
+      break;
+    }
+  }
+  if (!ended) return;  // not a header we understand: Assimp says what is wrong
+  std::error_code ec;
+  const double body = static_cast<double>(std::filesystem::file_size(path, ec)) - static_cast<double>(header);
+  if (ec) return;
+  double needed = 0;
+  for (std::size_t e = 0; e < elements.size(); ++e) needed += elements[e].second * static_cast<double>(min_bytes[e]);
+  if (needed > body) {
+    std::string declared;
+    for (const auto& [name, count] : elements)
+      declared += (declared.empty() ? "" : ", ") + std::to_string(static_cast<long long>(std::min(count, 9e18))) +
+                  " " + name;
+    throw InputError("mesh '" + path.string() + "': the PLY header declares " + declared +
+                     " elements, which cannot fit in the " + std::to_string(static_cast<long long>(std::max(body, 0.0))) +
+                     " bytes that follow it: the file is truncated or corrupt");
+  }
+}
+
 }  // namespace
+
+TriMesh read_obj_mesh(std::string_view text, const std::string& source) {
+  TriMesh m = parse_obj(text, source).mesh;
+  if (m.num_triangles() == 0)
+    throw InputError("mesh '" + source + "' has no triangles (points or lines only, or empty)");
+  check_mesh(m, "mesh '" + source + "'");
+  return m;
+}
 
 TriMesh read_mesh(const std::filesystem::path& path) {
   require_readable_file(path, "mesh");
-  if (is_obj(path)) {
-    TriMesh m = parse_obj(read_text_file(path, "mesh", std::size_t{2} << 30), path.string()).mesh;
-    if (m.num_triangles() == 0)
-      throw InputError("mesh '" + path.string() + "' has no triangles (points or lines only, or empty)");
-    return m;
-  }
+  if (is_obj(path)) return read_obj_mesh(read_text_file(path, "mesh", std::size_t{2} << 30), path.string());
+  if (has_extension(path, ".ply")) check_ply_counts(path);
   Assimp::Importer importer;
   // Keep Assimp's own vertex order (no JoinIdenticalVertices: welding is ours, with a tolerance).
   const aiScene* scene = importer.ReadFile(

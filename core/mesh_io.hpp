@@ -1,6 +1,7 @@
 #pragma once
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/trimesh.hpp"
@@ -14,6 +15,10 @@ namespace tryon {
 /// see weld_vertices.
 /// Throws InputError for a missing, unreadable or empty file.
 TriMesh read_mesh(const std::filesystem::path& path);
+
+/// The OBJ branch of read_mesh, from memory: parse_obj, then the same checks (at least one
+/// triangle, finite coordinates, indices in range). `source` names the text in messages.
+TriMesh read_obj_mesh(std::string_view text, const std::string& source);
 
 /// Optional extras written with an OBJ.
 struct ObjExtras {

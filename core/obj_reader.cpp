@@ -67,7 +67,11 @@ ObjContents parse_obj(std::string_view text, const std::string& source) {
     ++line_no;
     const std::string_view kind = c.token();
     if (kind == "v") {
-      for (int k = 0; k < 3; ++k) positions.push_back(parse_number(c.token(), "vertex coordinate"));
+      for (int k = 0; k < 3; ++k) {
+        const std::string_view t = c.token();
+        if (t.empty()) fail("a vertex needs 3 coordinates, found " + std::to_string(k));
+        positions.push_back(parse_number(t, "vertex coordinate"));
+      }
     } else if (kind == "vt") {
       texcoords.push_back(parse_number(c.token(), "texture coordinate"));
       const std::string_view v = c.token();

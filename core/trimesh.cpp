@@ -62,16 +62,22 @@ int weld_vertices(TriMesh& mesh, double tolerance) {
     using Key = std::array<long long, 3>;
     struct KeyHash {
       std::size_t operator()(const Key& k) const {
-        return static_cast<std::size_t>(k[0] * 73856093LL) ^ static_cast<std::size_t>(k[1] * 19349663LL) ^
-               static_cast<std::size_t>(k[2] * 83492791LL);
+        // Teschner et al. 2003's spatial hash, in unsigned arithmetic: wrap-around is defined there,
+        // while the signed product overflows for far cells (UBSan found it).
+        return static_cast<std::size_t>(static_cast<unsigned long long>(k[0]) * 73856093ULL ^
+                                        static_cast<unsigned long long>(k[1]) * 19349663ULL ^
+                                        static_cast<unsigned long long>(k[2]) * 83492791ULL);
       }
     };
     std::unordered_map<Key, std::vector<int>, KeyHash> grid;
     for (int i = 0; i < n; ++i) {
       const Vec3 p = mesh.V.row(i).transpose();
-      const Key key{static_cast<long long>(std::floor(p.x() / tolerance)),
-                    static_cast<long long>(std::floor(p.y() / tolerance)),
-                    static_cast<long long>(std::floor(p.z() / tolerance))};
+      // Clamped before the conversion, which is undefined beyond long long's range (far points
+      // then share the outermost cells and are compared by distance as usual).
+      auto cell = [&](double x) {
+        return static_cast<long long>(std::clamp(std::floor(x / tolerance), -4.0e18, 4.0e18));
+      };
+      const Key key{cell(p.x()), cell(p.y()), cell(p.z())};
       int found = -1;
       for (int dx = -1; dx <= 1 && found < 0; ++dx)
         for (int dy = -1; dy <= 1 && found < 0; ++dy)

@@ -11,6 +11,10 @@ namespace {
 
 using json = nlohmann::json;
 
+constexpr std::size_t kMaxPanelVertices = 1000;  // vertices or edges of one panel
+constexpr std::size_t kMaxPatternEdges = 20000;  // edges of all panels together
+constexpr double kMaxAngleDeg = 3600;            // ten turns
+
 // Collects the location of what is being read, so every message names it.
 struct Context {
   std::string source;
@@ -39,10 +43,12 @@ Vec3 vec3(const json& j, const Context& c, const std::string& what) {
 
 int index(const json& j, const Context& c, const std::string& what, std::size_t size) {
   if (!j.is_number_integer()) c.fail(what + " must be a whole number");
-  const auto v = j.get<long long>();
-  if (v < 0 || static_cast<std::size_t>(v) >= size)
-    c.fail(what + " " + std::to_string(v) + " is out of range (0.." + std::to_string(size) + ")");
-  return static_cast<int>(v);
+  // Unsigned first: a value above LLONG_MAX read as signed would come out negative.
+  const std::string shown = j.is_number_unsigned() ? std::to_string(j.get<unsigned long long>())
+                                                   : std::to_string(j.get<long long>());
+  if (!j.is_number_unsigned() || j.get<unsigned long long>() >= size)
+    c.fail(what + " " + shown + " is out of range (0.." + std::to_string(size - 1) + ")");
+  return static_cast<int>(j.get<unsigned long long>());
 }
 
 const json& member(const json& j, const char* key, const Context& c) {
@@ -146,6 +152,7 @@ Pattern parse_garmentcode(const std::string& text, const std::string& source) {
   if (order.empty())
     for (auto it = panels.begin(); it != panels.end(); ++it) order.push_back(it.key());
 
+  std::size_t total_edges = 0;
   for (const std::string& name : order) {
     const json& p = panels.at(name);
     Panel panel;
@@ -155,12 +162,22 @@ Pattern parse_garmentcode(const std::string& text, const std::string& source) {
     const json& verts = member(p, "vertices", c);
     if (!verts.is_array()) c.fail("\"vertices\" must be a list");
     if (verts.size() < 3) c.fail("has " + std::to_string(verts.size()) + " vertices; a panel needs at least 3");
-    if (verts.size() > 100000) c.fail("has more than 100000 vertices");
+    // Real panels have tens of vertices (at most 21 in the GarmentCode data); the outline checks
+    // grow with the square of the outline's length in the worst case, so refuse absurd ones.
+    if (verts.size() > kMaxPanelVertices)
+      c.fail("has " + std::to_string(verts.size()) + " vertices; more than " + std::to_string(kMaxPanelVertices) +
+             " is refused");
     for (std::size_t i = 0; i < verts.size(); ++i)
       panel.vertices.push_back(vec2(verts[i], c, "vertex " + std::to_string(i)) * scale);
     const json& edges = member(p, "edges", c);
     if (!edges.is_array()) c.fail("\"edges\" must be a list");
     if (edges.size() < 2) c.fail("has " + std::to_string(edges.size()) + " edges; an outline needs at least 2");
+    if (edges.size() > kMaxPanelVertices)
+      c.fail("has " + std::to_string(edges.size()) + " edges; more than " + std::to_string(kMaxPanelVertices) +
+             " is refused");
+    total_edges += edges.size();
+    if (total_edges > kMaxPatternEdges)
+      c.fail("the pattern has more than " + std::to_string(kMaxPatternEdges) + " edges in all; refused");
     for (std::size_t k = 0; k < edges.size(); ++k) {
       c.where = "panel '" + name + "', edge " + std::to_string(k);
       const json& ej = edges[k];
@@ -179,11 +196,17 @@ Pattern parse_garmentcode(const std::string& text, const std::string& source) {
     }
     c.where = "panel '" + name + "'";
     if (auto t = p.find("translation"); t != p.end()) panel.translation = vec3(*t, c, "translation") * scale;
-    if (auto r = p.find("rotation"); r != p.end()) panel.rotation_deg = vec3(*r, c, "rotation");
+    if (auto r = p.find("rotation"); r != p.end()) {
+      panel.rotation_deg = vec3(*r, c, "rotation");
+      // Euler angles in degrees; far beyond a few turns they keep no precision (1e20° mod 360 is noise).
+      if (panel.rotation_deg.cwiseAbs().maxCoeff() > kMaxAngleDeg)
+        c.fail("rotation angle beyond ±" + std::to_string(static_cast<int>(kMaxAngleDeg)) + " degrees is not an angle");
+    }
     if (auto l = p.find("label"); l != p.end() && l->is_string()) panel.label = l->get<std::string>();
     pattern.panels.push_back(std::move(panel));
   }
 
+  c.where.clear();
   const json& stitches = member(pj, "stitches", c);
   if (!stitches.is_array()) c.fail("\"stitches\" must be a list");
   for (std::size_t s = 0; s < stitches.size(); ++s) {

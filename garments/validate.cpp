@@ -17,7 +17,7 @@ namespace {
 
 std::string format_ratio(double r) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", r);
+  std::snprintf(buf, sizeof buf, std::abs(r) < 1e6 ? "%.2f" : "%.3g", r);  // absurd sizes in short form
   return buf;
 }
 
@@ -68,8 +68,17 @@ void check_panel(const Pattern& pattern, int pi, const ValidationLimits& limits,
                        " m; a panel larger than " + format_ratio(limits.max_panel_size_m) +
                        " m is not a garment (check units_in_meter)");
   if (panel.translation.cwiseAbs().maxCoeff() > limits.max_coordinate_m)
-    d.errors.push_back(where + " is placed " + format_ratio(panel.translation.norm()) +
-                       " m from the origin; that is not around a body");
+    d.errors.push_back(where + " is placed " + format_ratio(panel.translation.cwiseAbs().maxCoeff()) +
+                       " m from the origin along an axis; that is not around a body");
+  for (std::size_t k = 0; k < n; ++k) {
+    const Edge& e = panel.edges[k];
+    const double half_chord = (panel.vertices[e.end] - panel.vertices[e.start]).norm() / 2;
+    if (e.kind == CurveKind::arc && e.radius < half_chord * (1 - 1e-9))
+      d.warnings.push_back(describe_edge(pattern, pi, static_cast<int>(k)) + ": circle radius " +
+                           format_ratio(e.radius * 100) + " cm is less than half the chord (" +
+                           format_ratio(half_chord * 100) +
+                           " cm); drawn as a half circle (the SVG rule for out-of-range radii)");
+  }
   if (!loop_ok || !d.errors.empty()) return;  // geometry checks need a sound loop
 
   std::vector<int> edge_of_segment;
@@ -92,6 +101,7 @@ Diagnostics validate_pattern(const Pattern& pattern, const ValidationLimits& lim
     Diagnostics panel_d;
     check_panel(pattern, static_cast<int>(p), limits, panel_d);
     d.errors.insert(d.errors.end(), panel_d.errors.begin(), panel_d.errors.end());
+    d.warnings.insert(d.warnings.end(), panel_d.warnings.begin(), panel_d.warnings.end());
   }
   std::map<std::pair<int, int>, int> used;  // (panel, edge) -> first stitch
   for (std::size_t s = 0; s < pattern.stitches.size(); ++s) {

@@ -40,6 +40,20 @@ TEST(TriMesh, WeldKeepsVerticesFartherThanTolerance) {
   EXPECT_EQ(m.num_vertices(), 16);
 }
 
+TEST(TriMesh, WeldWithToleranceHandlesFarCoordinates) {
+  // Cells beyond long long's range (1e300 / 1e-3) and far cells whose hash products overflow a
+  // signed 64-bit integer (UBSan found the latter): far points stay apart, duplicates merge.
+  TriMesh m;
+  m.V.resize(6, 3);
+  m.V << 1e300, 0, 0,  -1e300, 0, 0,  0, 1e300, 0,  1e300, 0, 0,  1e9, 1e9, 1e9,  1e9, 1e9, 1e9 + 1;
+  m.F.resize(2, 3);
+  m.F << 0, 1, 2, 3, 4, 5;
+  EXPECT_EQ(weld_vertices(m, 1e-3), 1);
+  EXPECT_EQ(m.num_vertices(), 5);
+  ASSERT_EQ(m.num_triangles(), 2);
+  EXPECT_EQ(m.F(1, 0), m.F(0, 0));  // the second 1e300 point became the first
+}
+
 TEST(TriMesh, ExactWeldMergesOnlyIdenticalPositions) {
   TriMesh m = split_cube();
   EXPECT_EQ(weld_vertices(m, 0.0), 0);  // near-duplicates stay apart
