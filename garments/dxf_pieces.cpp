@@ -254,7 +254,7 @@ bool label_sleeve_half(CutPiece& c, std::string& why) {
 // Splits a one-piece sleeve along the vertical through its cap's top (the notch there, else
 // the highest point) down to the hem, into a front and a back half joined by a seam: halves
 // can be placed flat in front of and behind the arm. The front half is the one whose cap
-// carries fewer notches (one notch marks the front of a sleeve cap, two the back), else
+// carries a single notch (one notch marks the front of a sleeve cap, two the back), else
 // the shorter cap. Returns false when the vertical does not reach the hem.
 bool split_sleeve(const CutPiece& c, const std::vector<Vec2>& notches, CutPiece& front, CutPiece& back,
                   std::vector<Vec2>& front_notches, std::vector<Vec2>& back_notches) {
@@ -325,7 +325,7 @@ bool split_sleeve(const CutPiece& c, const std::vector<Vec2>& notches, CutPiece&
         len += (half[i + 1] - half[i]).norm();
     return len;
   };
-  const bool right_front = rn.size() != ln.size() ? rn.size() < ln.size() : cap_length(right) <= cap_length(left);
+  const bool right_front = (rn.size() == 1) != (ln.size() == 1) ? rn.size() == 1 : cap_length(right) <= cap_length(left);
   front = back = c;
   front.outline = right_front ? right : left;
   back.outline = right_front ? left : right;
