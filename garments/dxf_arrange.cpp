@@ -50,16 +50,6 @@ Vec2 key_point(const CutPiece& c, const std::string& label, bool second) {
 
 }  // namespace
 
-int sleeve_side(const CutPiece& c) {
-  if ((c.role != Role::sleeve_front && c.role != Role::sleeve_back) || !c.ranges.count("overarm")) return 0;
-  Vec2 centroid = Vec2::Zero();
-  for (const Vec2& p : c.outline) centroid += p;
-  centroid /= static_cast<double>(c.outline.size());
-  const double overarm_x = 0.5 * (key_point(c, "overarm", false).x() + key_point(c, "overarm", true).x()) - centroid.x();
-  const bool on_plus_x = overarm_x > 0;
-  return (c.role == Role::sleeve_front) == on_plus_x ? +1 : -1;
-}
-
 avatars::Landmarks proportional_landmarks(double H) {
   avatars::Landmarks L;
   L.height_m = H;

@@ -29,8 +29,4 @@ void arrange(Pattern& pattern, const CutPattern& cut, const avatars::Landmarks& 
 /// Landmarks of a standing adult `height_m` tall by proportions only (no body mesh).
 avatars::Landmarks proportional_landmarks(double height_m);
 
-/// +1 when a sleeve half belongs on the body's left arm (+x), -1 on the right, 0 for other
-/// pieces: a front half's overarm is on its +x side on the left arm, a back half's on −x.
-int sleeve_side(const CutPiece& piece);
-
 }  // namespace tryon::garments::dxf

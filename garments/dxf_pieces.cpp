@@ -382,6 +382,18 @@ int CutPiece::key_index(const std::string& id) const {
   return -1;
 }
 
+int sleeve_side(const CutPiece& c) {
+  if ((c.role != Role::sleeve_front && c.role != Role::sleeve_back) || !c.ranges.count("overarm")) return 0;
+  Vec2 centroid = Vec2::Zero();
+  for (const Vec2& p : c.outline) centroid += p;
+  centroid /= static_cast<double>(c.outline.size());
+  const auto& overarm = c.ranges.at("overarm");
+  const double overarm_x =
+      0.5 * (c.outline[c.key_index(overarm.first)].x() + c.outline[c.key_index(overarm.second)].x()) - centroid.x();
+  const bool on_plus_x = overarm_x > 0;
+  return (c.role == Role::sleeve_front) == on_plus_x ? +1 : -1;
+}
+
 int CutPattern::find(const std::string& name) const {
   for (std::size_t i = 0; i < pieces.size(); ++i)
     if (pieces[i].name == name) return static_cast<int>(i);
@@ -519,12 +531,11 @@ std::vector<Seam> propose_seams(const CutPattern& cut, std::vector<std::string>&
     seams.push_back({side(f, "shoulder_r"), side(b, "shoulder_l"), false, "shoulder, body left"});
     seams.push_back({side(f, "shoulder_l"), side(b, "shoulder_r"), false, "shoulder, body right"});
   }
-  // Sleeve halves: the copy whose overarm is on +x goes in front of the left arm; a back
-  // half goes behind the left arm when its overarm is on -x (its frame is turned round).
-  auto overarm_x = [&](int p) {
-    const auto& r = cut.pieces[p].ranges.at("overarm");
-    return cut.pieces[p].outline[cut.pieces[p].key_index(r.first)].x() +
-           cut.pieces[p].outline[cut.pieces[p].key_index(r.second)].x();
+  // Sleeve halves go to the arm sleeve_side() says, a front and a back half per arm.
+  auto on_side = [&](const std::vector<int>& halves, int side) {
+    for (int h : halves)
+      if (sleeve_side(cut.pieces[h]) == side) return h;
+    return -1;
   };
   auto length_of = [&](int p, const std::string& label) {
     const CutPiece& c = cut.pieces[p];
@@ -548,8 +559,11 @@ std::vector<Seam> propose_seams(const CutPattern& cut, std::vector<std::string>&
   }
   if (halves_pair && has(f, "armhole_r") && has(b, "armhole_l")) {
     for (int left = 1; left >= 0; --left) {
-      const int sf = (overarm_x(sleeve_fronts[0]) > 0) == (left == 1) ? sleeve_fronts[0] : sleeve_fronts[1];
-      const int sb = (overarm_x(sleeve_backs[0]) < 0) == (left == 1) ? sleeve_backs[0] : sleeve_backs[1];
+      const int sf = on_side(sleeve_fronts, left ? +1 : -1), sb = on_side(sleeve_backs, left ? +1 : -1);
+      if (sf < 0 || sb < 0) {
+        notes.push_back(std::string("no front and back sleeve half for the ") + (left ? "left" : "right") + " arm");
+        continue;
+      }
       const std::string body = left ? "body left" : "body right";
       seams.push_back({side(f, left ? "armhole_r" : "armhole_l"), side(sf, "cap"), false, "front armhole, " + body});
       seams.push_back({side(b, left ? "armhole_l" : "armhole_r"), side(sb, "cap"), false, "back armhole, " + body});
@@ -604,7 +618,7 @@ std::vector<Seam> parse_seams(const nlohmann::json& doc, const CutPattern& cut, 
 }
 
 nlohmann::json read_seam_file(const std::filesystem::path& path) {
-  const std::string text = read_text_file(path, "seam file", std::size_t{16} << 20);
+  const std::string text = read_text_file(path, "seam", std::size_t{16} << 20);
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);

@@ -66,6 +66,11 @@ struct Seam {
   std::string note;  ///< e.g. "side seam, body left"
 };
 
+/// +1 when a sleeve half belongs on the body's left arm (+x), -1 on the right, 0 for other
+/// pieces: on the left arm a front half's overarm is on its +x side (relative to its
+/// centroid), a back half's, being turned round, on its −x side.
+int sleeve_side(const CutPiece& piece);
+
 /// Proposes seams for tops and skirts from the pieces' roles and outlines: side seams and
 /// shoulders between front and back, sleeve caps into armholes, sleeve halves to each other.
 /// Pieces it cannot place are listed in `notes`.
