@@ -139,6 +139,30 @@ void assign_keys(CutPiece& c, const std::vector<Vec2>& notch_points) {
   std::stable_sort(c.keys.begin(), c.keys.end(), [](const KeyPoint& a, const KeyPoint& b) { return a.index < b.index; });
 }
 
+// Removes slits drawn into the cut line (the outline runs in and straight back out, e.g. a
+// 1 cm vent mark at a hem's centre): a point whose two neighbours coincide goes, with one of
+// them. Returns the longest slit removed (0 if none).
+double remove_slits(std::vector<Vec2>& p) {
+  double longest = 0;
+  for (bool again = true; again && p.size() > 3;) {
+    again = false;
+    const std::size_t n = p.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec2& prev = p[(i + n - 1) % n];
+      const Vec2& next = p[(i + 1) % n];
+      if ((prev - next).norm() < 5e-4) {
+        longest = std::max(longest, (p[i] - prev).norm());
+        const std::size_t j = (i + 1) % n;
+        p.erase(p.begin() + static_cast<std::ptrdiff_t>(std::max(i, j)));
+        p.erase(p.begin() + static_cast<std::ptrdiff_t>(std::min(i, j)));
+        again = true;
+        break;
+      }
+    }
+  }
+  return longest;
+}
+
 // Normalises a panel frame: counter-clockwise, x centred (0 on the fold), lowest point y = 0.
 void normalise(std::vector<Vec2>& p, bool centre_on_zero) {
   if (signed_area(p) < 0) std::reverse(p.begin(), p.end());
@@ -449,6 +473,12 @@ CutPattern cut_pieces(const DxfPattern& dxf, const std::string& size_in, const s
       } else {
         out.notes.push_back("piece '" + piece->name + "': the mirror line does not lie on its boundary: not unfolded");
       }
+    }
+    if (const double slit = remove_slits(c.outline); slit > 0) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "piece '%s': a slit of %.1f cm in the cut line is not sewn; left out of the outline",
+                    piece->name.c_str(), slit * 100);
+      out.notes.push_back(buf);
     }
     // Normalising moves the outline; move the notches with it.
     std::vector<Vec2> before = c.outline;
