@@ -236,6 +236,41 @@ Landmarks find_landmarks(const TriMesh& body) {
   for (double y = L.crotch_y + step; y < L.waist_y; y += step)
     if (const auto loops = cut_loops(body, y); const CutLoop* t = trunk(loops, 0.0))
       if (t->max.x() - t->min.x() > wide) wide = t->max.x() - t->min.x(), L.hip_y = y;
+  L.hip_half_width = wide > 0 ? wide / 2 : 0.11 * H;
+
+  // Legs: the thighs' loops (the longest loop on each side near the middle) over 35 cm below
+  // the crotch.
+  for (int side : {+1, -1}) {
+    ArmLandmarks& leg = side > 0 ? L.left_leg : L.right_leg;
+    std::vector<Vec3> centres;
+    double radius_sum = 0;
+    if (crotch)
+      for (double y = L.crotch_y - 0.03; y > L.crotch_y - 0.35; y -= step) {
+        const CutLoop* best = nullptr;
+        const auto loops = cut_loops(body, y);
+        for (const CutLoop& l : loops)
+          if (l.centre.x() * side > 0 && std::abs(l.centre.x()) < 0.2 * H / 1.7 && (!best || l.perimeter > best->perimeter))
+            best = &l;
+        if (!best) break;
+        centres.push_back(best->centre);
+        radius_sum += best->perimeter / (2 * std::numbers::pi);
+      }
+    if (centres.size() >= 5) {
+      leg.found = true;
+      leg.direction = fit_down_direction(centres);
+      Vec3 mean = Vec3::Zero();
+      for (const Vec3& c : centres) mean += c;
+      mean /= static_cast<double>(centres.size());
+      leg.axis_point = mean + leg.direction * ((mean.y() - L.crotch_y) / -leg.direction.y());
+      leg.radius_m = radius_sum / centres.size();
+    } else {
+      leg.direction = Vec3(0, -1, 0);
+      leg.axis_point = Vec3(side * 0.055 * H, L.crotch_y, 0);
+      leg.radius_m = 0.045 * H / 1.7;
+      L.warnings.push_back(std::string(side > 0 ? "left" : "right") + " leg not found: proportions used");
+    }
+    leg.shoulder = leg.axis_point;
+  }
   return L;
 }
 

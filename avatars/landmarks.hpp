@@ -32,7 +32,10 @@ struct Landmarks {
   double crotch_y = 0;        ///< highest cut where the legs separate
   Vec3 chest_centre = Vec3::Zero();
   double chest_half_width = 0;   ///< torso only, at the chest
+  double hip_half_width = 0;     ///< trunk at the hips
   ArmLandmarks left, right;      ///< left = +x (the body faces +z)
+  /// Legs: axis through the thighs' cuts below the crotch; `shoulder` is unused (= axis_point).
+  ArmLandmarks left_leg, right_leg;
   std::vector<std::string> warnings;
 };
 

@@ -61,7 +61,12 @@ avatars::Landmarks proportional_landmarks(double H) {
   L.crotch_y = 0.45 * H;
   L.chest_centre = Vec3(0, L.armpit_y - 0.04, 0);
   L.chest_half_width = 0.1 * H;
+  L.hip_half_width = 0.105 * H;
   for (int side : {+1, -1}) {
+    avatars::ArmLandmarks& leg = side > 0 ? L.left_leg : L.right_leg;
+    leg.direction = Vec3(0, -1, 0);
+    leg.axis_point = leg.shoulder = Vec3(side * 0.055 * H, L.crotch_y, 0);
+    leg.radius_m = 0.045 * H;
     avatars::ArmLandmarks& a = side > 0 ? L.left : L.right;
     const double angle = 48 / kDeg;
     a.direction = Vec3(side * std::sin(angle), -std::cos(angle), 0);
@@ -94,6 +99,22 @@ void arrange(Pattern& pattern, const CutPattern& cut, const avatars::Landmarks& 
       if (c.ranges.count("shoulder_r")) anchor_y = key_point(c, "shoulder_r", true).y(), target_y = L.neck_y - 0.005;
       panel.translation = Vec3(L.chest_centre.x(), target_y - anchor_y, 0);
       clear_body(panel, outline, body, facing, clear, facing * depth);
+    } else if (const int side = sleeve_side(c); side != 0 && (c.role == Role::leg_front || c.role == Role::leg_back)) {
+      // Leg halves: the side seam (cut line) up the outside of the hip and thigh, its top at
+      // the waist; the right leg's halves 1.5 cm farther out so the two legs' halves, which
+      // overlap at the crotch, do not start in one plane.
+      const avatars::ArmLandmarks& leg = side > 0 ? L.left_leg : L.right_leg;
+      const int facing = c.role == Role::leg_front ? +1 : -1;
+      Vec2 t = key_point(c, "side", false), b = key_point(c, "side", true);
+      if (t.y() < b.y()) std::swap(t, b);
+      Vec2 u = (t - b).normalized();
+      if (facing < 0) u.x() = -u.x();
+      const Vec2 w = Vec2(-leg.direction.x(), -leg.direction.y()).normalized();
+      const double theta = std::atan2(w.y(), w.x()) - std::atan2(u.y(), u.x());
+      panel.rotation_deg = Vec3(0, facing < 0 ? 180 : 0, theta * kDeg);
+      const Vec2 target(side * (L.hip_half_width + clear), L.waist_y + 0.02);
+      panel.translation.head<2>() = target - place_point(panel, t).head<2>();
+      clear_body(panel, outline, body, facing, clear + (side < 0 ? 0.015 : 0.0), leg.axis_point.z() + facing * 0.12);
     } else if (const int side = sleeve_side(c); side != 0) {
       const avatars::ArmLandmarks& arm = side > 0 ? L.left : L.right;
       const int facing = c.role == Role::sleeve_front ? +1 : -1;

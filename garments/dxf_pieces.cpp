@@ -275,13 +275,45 @@ bool label_sleeve_half(CutPiece& c, std::string& why) {
 }
 
 
-// Splits a one-piece sleeve along the vertical through its cap's top (the notch there, else
+// A leg half, split from a one-piece leg: the cut line (the side seam) at x = split_x, and
+// from its hem end round to its waist end: hem, inseam, rise (crotch curve), waist.
+bool label_leg_half(CutPiece& c, std::string& why) {
+  const std::vector<int> ck = corner_keys(c);
+  const int m = static_cast<int>(ck.size());
+  int top = -1, bottom = -1;
+  for (int i = 0; i < m; ++i) {
+    const Vec2& q = key_point(c, ck[i]);
+    if (std::abs(q.x() - c.split_x) > 1e-6) continue;
+    if (top < 0 || q.y() > key_point(c, ck[top]).y()) top = i;
+    if (bottom < 0 || q.y() < key_point(c, ck[bottom]).y()) bottom = i;
+  }
+  if (m != 5 || top < 0 || bottom < 0 || top == bottom)
+    return why = std::to_string(m) + " corners (a leg half has 5: hem, crotch, waist, and the side seam's ends)", false;
+  auto id = [&](int i) { return c.keys[ck[((i % m) + m) % m]].id; };
+  if ((bottom + 1) % m == top) {  // the cut runs bottom → top: the rest runs top → bottom
+    c.ranges["side"] = {id(bottom), id(top)};
+    c.ranges["waist"] = {id(top), id(top + 1)};
+    c.ranges["rise"] = {id(top + 1), id(top + 2)};
+    c.ranges["inseam"] = {id(top + 2), id(top + 3)};
+    c.ranges["hem"] = {id(top + 3), id(bottom)};
+  } else {
+    c.ranges["side"] = {id(top), id(bottom)};
+    c.ranges["hem"] = {id(bottom), id(bottom + 1)};
+    c.ranges["inseam"] = {id(bottom + 1), id(bottom + 2)};
+    c.ranges["rise"] = {id(bottom + 2), id(bottom + 3)};
+    c.ranges["waist"] = {id(bottom + 3), id(top)};
+  }
+  return true;
+}
+
+// Splits a one-piece sleeve (leg) along the vertical through its top (the notch there, else
 // the highest point) down to the hem, into a front and a back half joined by a seam: halves
-// can be placed flat in front of and behind the arm. The front half is the one whose cap
-// carries a single notch (one notch marks the front of a sleeve cap, two the back), else
-// the shorter cap. Returns false when the vertical does not reach the hem.
+// can be placed flat in front of and behind the arm (leg). A sleeve's front half is the one
+// whose cap carries a single notch (one notch marks the front of a sleeve cap, two the
+// back), else the shorter cap; a leg's front half is the one with the lower waist.
+// Returns false when the vertical does not reach the hem.
 bool split_sleeve(const CutPiece& c, const std::vector<Vec2>& notches, CutPiece& front, CutPiece& back,
-                  std::vector<Vec2>& front_notches, std::vector<Vec2>& back_notches) {
+                  std::vector<Vec2>& front_notches, std::vector<Vec2>& back_notches, bool leg) {
   double ymin = 1e300, ymax = -1e300;
   Vec2 top = c.outline.front();
   for (const Vec2& p : c.outline) {
@@ -349,7 +381,14 @@ bool split_sleeve(const CutPiece& c, const std::vector<Vec2>& notches, CutPiece&
         len += (half[i + 1] - half[i]).norm();
     return len;
   };
-  const bool right_front = (rn.size() == 1) != (ln.size() == 1) ? rn.size() == 1 : cap_length(right) <= cap_length(left);
+  auto top_of = [](const std::vector<Vec2>& half) {
+    double y = -1e300;
+    for (const Vec2& q : half) y = std::max(y, q.y());
+    return y;
+  };
+  const bool right_front = leg ? top_of(right) < top_of(left)  // the front waist is lower than the back
+                               : (rn.size() == 1) != (ln.size() == 1) ? rn.size() == 1
+                                                                       : cap_length(right) <= cap_length(left);
   front = back = c;
   front.outline = right_front ? right : left;
   back.outline = right_front ? left : right;
@@ -357,8 +396,9 @@ bool split_sleeve(const CutPiece& c, const std::vector<Vec2>& notches, CutPiece&
   back_notches = right_front ? ln : rn;
   front.name = c.name + " front";
   back.name = c.name + " back";
-  front.role = Role::sleeve_front;
-  back.role = Role::sleeve_back;
+  front.role = leg ? Role::leg_front : Role::sleeve_front;
+  back.role = leg ? Role::leg_back : Role::sleeve_back;
+  front.split_x = back.split_x = apex.x();
   return true;
 }
 
@@ -371,6 +411,9 @@ const char* to_string(Role role) {
     case Role::sleeve: return "sleeve";
     case Role::sleeve_front: return "sleeve_front";
     case Role::sleeve_back: return "sleeve_back";
+    case Role::leg: return "leg";
+    case Role::leg_front: return "leg_front";
+    case Role::leg_back: return "leg_back";
     case Role::collar: return "collar";
     case Role::waistband: return "waistband";
     case Role::other: return "other";
@@ -378,17 +421,20 @@ const char* to_string(Role role) {
   return "?";
 }
 
-Role classify(const std::string& name, const std::string& category) {
+Role classify(const std::string& name_in, const std::string& category, const std::string& prefix) {
+  const std::string name = !prefix.empty() && name_in.rfind(prefix, 0) == 0 ? name_in.substr(prefix.size()) : name_in;
   for (const std::string& text : {name, category}) {
     const std::string s = " " + upper(text) + " ";
     auto has = [&](const char* re) { return std::regex_search(s, std::regex(re)); };
-    const bool sleeve = has("SLEEVE|SL[0-9]*[^A-Z]");
+    const bool sleeve = has("SLEEVE|SL[0-9]*[^A-Z]|[^A-Z]LS[0-9]*[^A-Z]");
     const bool front = has("FRONT|FR[0-9]*[^A-Z]");
     const bool back = has("BACK|BK[0-9]*[^A-Z]");
+    const bool leg = has("LEG|PANT|TROUSER|[^A-Z]LL[0-9]*[^A-Z]");
     if (sleeve && front) return Role::sleeve_front;
     if (sleeve && back) return Role::sleeve_back;
     if (sleeve) return Role::sleeve;
-    if (has("COLLAR|NECK|RIB|CO[0-9]*[^A-Z]")) return Role::collar;
+    if (leg) return Role::leg;
+    if (has("COLLAR|NECK|RIB|CO[0-9]*[^A-Z]|[^A-Z]NR[^A-Z]|[^A-Z]RN[^A-Z]")) return Role::collar;
     if (has("WAIST|WB[0-9]*[^A-Z]")) return Role::waistband;
     if (front) return Role::front;
     if (back) return Role::back;
@@ -399,7 +445,7 @@ Role classify(const std::string& name, const std::string& category) {
 int CutPiece::key_index(const std::string& id) const {
   for (const KeyPoint& k : keys)
     if (k.id == id) return k.index;
-  if (id.size() > 1 && id[0] == 'p' && std::all_of(id.begin() + 1, id.end(), ::isdigit)) {
+  if (id.size() > 1 && id.size() < 10 && id[0] == 'p' && std::all_of(id.begin() + 1, id.end(), ::isdigit)) {
     const long i = std::stol(id.substr(1));
     if (i >= 0 && i < static_cast<long>(outline.size())) return static_cast<int>(i);
   }
@@ -407,15 +453,17 @@ int CutPiece::key_index(const std::string& id) const {
 }
 
 int sleeve_side(const CutPiece& c) {
-  if ((c.role != Role::sleeve_front && c.role != Role::sleeve_back) || !c.ranges.count("overarm")) return 0;
+  const bool leg = c.role == Role::leg_front || c.role == Role::leg_back;
+  const char* line = leg ? "side" : "overarm";  // the split line: along the arm's top, the leg's outside
+  if ((c.role != Role::sleeve_front && c.role != Role::sleeve_back && !leg) || !c.ranges.count(line)) return 0;
   Vec2 centroid = Vec2::Zero();
   for (const Vec2& p : c.outline) centroid += p;
   centroid /= static_cast<double>(c.outline.size());
-  const auto& overarm = c.ranges.at("overarm");
+  const auto& overarm = c.ranges.at(line);
   const double overarm_x =
       0.5 * (c.outline[c.key_index(overarm.first)].x() + c.outline[c.key_index(overarm.second)].x()) - centroid.x();
   const bool on_plus_x = overarm_x > 0;
-  return (c.role == Role::sleeve_front) == on_plus_x ? +1 : -1;
+  return (c.role == Role::sleeve_front || c.role == Role::leg_front) == on_plus_x ? +1 : -1;
 }
 
 int CutPattern::find(const std::string& name) const {
@@ -434,6 +482,15 @@ CutPattern cut_pieces(const DxfPattern& dxf, const std::string& size_in, const s
     if (!found) throw InputError(dxf.source + ": a quantity is given for piece '" + name + "', which size '" + out.size + "' does not have");
     if (q < 0 || q > 2) throw InputError(dxf.source + ": quantity " + std::to_string(q) + " for piece '" + name + "': use 0, 1 or 2");
   }
+  // The style's common name prefix ("REGULAR TEE" in "REGULAR TEEFR", "REGULAR TEESL1").
+  std::string prefix = pieces.size() > 1 ? pieces.front()->name : "";
+  for (const Piece* p : pieces) {
+    std::size_t k = 0;
+    while (k < prefix.size() && k < p->name.size() && prefix[k] == p->name[k]) ++k;
+    prefix.resize(k);
+  }
+  for (const Piece* p : pieces)
+    if (p->name.size() == prefix.size()) prefix.clear();
   for (const Piece* piece : pieces) {
     const auto override_q = quantities.find(piece->name);
     const int quantity = override_q != quantities.end() ? override_q->second : piece->quantity;
@@ -447,7 +504,7 @@ CutPattern cut_pieces(const DxfPattern& dxf, const std::string& size_in, const s
     CutPiece c;
     c.name = piece->name;
     c.piece = piece->name;
-    c.role = classify(piece->name, piece->category);
+    c.role = classify(piece->name, piece->category, prefix);
     // Grain line up: rotate its direction (first point to second) onto +y.
     double angle = 0;
     if (piece->grain && (piece->grain->b - piece->grain->a).norm() > 1e-6) {
@@ -508,7 +565,8 @@ CutPattern cut_pieces(const DxfPattern& dxf, const std::string& size_in, const s
     for (auto& [piece_copy, piece_notches] : made) {
       CutPiece front, back;
       std::vector<Vec2> fnotches, bnotches;
-      if (piece_copy.role == Role::sleeve && split_sleeve(piece_copy, piece_notches, front, back, fnotches, bnotches)) {
+      if ((piece_copy.role == Role::sleeve || piece_copy.role == Role::leg) &&
+          split_sleeve(piece_copy, piece_notches, front, back, fnotches, bnotches, piece_copy.role == Role::leg)) {
         assign_keys(front, fnotches);
         assign_keys(back, bnotches);
         out.pieces.push_back(front);
@@ -524,9 +582,11 @@ CutPattern cut_pieces(const DxfPattern& dxf, const std::string& size_in, const s
   // Name the outline ranges the matcher and the arrangement use.
   for (CutPiece& c : out.pieces) {
     std::string why;
-    const bool ok = (c.role == Role::front || c.role == Role::back)                ? label_bodice(c, why)
-                    : (c.role == Role::sleeve_front || c.role == Role::sleeve_back) ? label_sleeve_half(c, why)
-                                                                                     : (why = "no seam rule for a " + std::string(to_string(c.role)) + " piece", false);
+    bool ok = false;
+    if (c.role == Role::front || c.role == Role::back) ok = label_bodice(c, why);
+    else if (c.role == Role::sleeve_front || c.role == Role::sleeve_back) ok = label_sleeve_half(c, why);
+    else if (c.role == Role::leg_front || c.role == Role::leg_back) ok = label_leg_half(c, why);
+    else why = "no seam rule for a " + std::string(to_string(c.role)) + " piece";
     if (!ok) c.ranges.clear(), out.notes.push_back("panel '" + c.name + "': " + why + "; no seams proposed for it");
   }
   return out;
@@ -534,7 +594,7 @@ CutPattern cut_pieces(const DxfPattern& dxf, const std::string& size_in, const s
 
 std::vector<Seam> propose_seams(const CutPattern& cut, std::vector<std::string>& notes) {
   std::vector<Seam> seams;
-  std::vector<int> fronts, backs, sleeve_fronts, sleeve_backs;
+  std::vector<int> fronts, backs, sleeve_fronts, sleeve_backs, leg_fronts, leg_backs;
   for (std::size_t i = 0; i < cut.pieces.size(); ++i) {
     const CutPiece& c = cut.pieces[i];
     if (c.ranges.empty()) continue;
@@ -542,15 +602,39 @@ std::vector<Seam> propose_seams(const CutPattern& cut, std::vector<std::string>&
     if (c.role == Role::back) backs.push_back(static_cast<int>(i));
     if (c.role == Role::sleeve_front) sleeve_fronts.push_back(static_cast<int>(i));
     if (c.role == Role::sleeve_back) sleeve_backs.push_back(static_cast<int>(i));
+    if (c.role == Role::leg_front) leg_fronts.push_back(static_cast<int>(i));
+    if (c.role == Role::leg_back) leg_backs.push_back(static_cast<int>(i));
   }
   auto side = [&](int p, const std::string& label) {
     const auto& r = cut.pieces[p].ranges.at(label);
     return SeamSide{cut.pieces[p].name, r.first, r.second};
   };
   auto has = [&](int p, const std::string& label) { return cut.pieces[p].ranges.count(label) > 0; };
+  // Legs (trousers, leggings): per leg the side seam and the inseam between its front and
+  // back halves; the crotch seams join the two fronts' rises and the two backs' rises.
+  auto half_on = [&](const std::vector<int>& halves, int side) {
+    for (int h : halves)
+      if (sleeve_side(cut.pieces[h]) == side) return h;
+    return -1;
+  };
+  if (!leg_fronts.empty() || !leg_backs.empty()) {
+    const int lf = half_on(leg_fronts, +1), rf = half_on(leg_fronts, -1), lb = half_on(leg_backs, +1),
+              rb = half_on(leg_backs, -1);
+    if (lf < 0 || rf < 0 || lb < 0 || rb < 0) {
+      notes.push_back("legs: need a front and a back half for each leg; legs not matched");
+    } else {
+      for (const auto& [f, b, body] : {std::tuple{lf, lb, "left leg"}, std::tuple{rf, rb, "right leg"}}) {
+        seams.push_back({side(f, "side"), side(b, "side"), false, std::string("side seam, ") + body});
+        seams.push_back({side(f, "inseam"), side(b, "inseam"), false, std::string("inseam, ") + body});
+      }
+      seams.push_back({side(lf, "rise"), side(rf, "rise"), false, "front crotch seam"});
+      seams.push_back({side(lb, "rise"), side(rb, "rise"), false, "back crotch seam"});
+    }
+  }
   if (fronts.size() != 1 || backs.size() != 1) {
-    notes.push_back("found " + std::to_string(fronts.size()) + " front and " + std::to_string(backs.size()) +
-                    " back pieces; the matcher needs one of each");
+    if (!fronts.empty() || !backs.empty() || seams.empty())
+      notes.push_back("found " + std::to_string(fronts.size()) + " front and " + std::to_string(backs.size()) +
+                      " back pieces; the matcher needs one of each for a top or a skirt");
     return seams;
   }
   const int f = fronts[0], b = backs[0];

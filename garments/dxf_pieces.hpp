@@ -16,10 +16,12 @@
 
 namespace tryon::garments::dxf {
 
-/// What a piece is on the body, from its name (or, failing that, its category).
-enum class Role { front, back, sleeve, sleeve_front, sleeve_back, collar, waistband, other };
+/// What a piece is on the body.
+enum class Role { front, back, sleeve, sleeve_front, sleeve_back, leg, leg_front, leg_back, collar, waistband, other };
 const char* to_string(Role role);
-Role classify(const std::string& name, const std::string& category);
+/// The role from the piece's name (or, failing that, its category). `prefix`, the style's
+/// common name prefix (e.g. "REGULAR TEE"), is ignored: in "ORILEG WB LL" only "LL" counts.
+Role classify(const std::string& name, const std::string& category, const std::string& prefix = "");
 
 struct KeyPoint {
   std::string id;  ///< "c3" (corner) or "n1" (notch)
@@ -36,6 +38,7 @@ struct CutPiece {
   std::vector<KeyPoint> keys;    ///< by increasing index
   /// Named outline ranges found by the matcher ("side_r", "armhole_l", "cap"…): key ids.
   std::map<std::string, std::pair<std::string, std::string>> ranges;
+  double split_x = 0;            ///< halves of a split sleeve or leg: x of the cut line
   int key_index(const std::string& id) const;  ///< outline index of "c3", "n1" or "p17"; -1 if none
 };
 
@@ -66,9 +69,10 @@ struct Seam {
   std::string note;  ///< e.g. "side seam, body left"
 };
 
-/// +1 when a sleeve half belongs on the body's left arm (+x), -1 on the right, 0 for other
-/// pieces: on the left arm a front half's overarm is on its +x side (relative to its
-/// centroid), a back half's, being turned round, on its −x side.
+/// +1 when a sleeve (leg) half belongs on the body's left arm (leg), on +x; -1 on the right;
+/// 0 for other pieces. The half's split line (a sleeve's overarm, a leg's side seam) faces
+/// away from the body: on the left it is on a front half's +x side (relative to its
+/// centroid) and, the back half being turned round, on a back half's −x side.
 int sleeve_side(const CutPiece& piece);
 
 /// Proposes seams for tops and skirts from the pieces' roles and outlines: side seams and

@@ -374,7 +374,8 @@ DxfPattern parse_dxf(const std::string& text, const std::string& source) {
         for (++i; i < pairs.size() && pairs[i].code != 0; ++i)
           if (pairs[i].code == 2) b.name = trim(pairs[i].value);
         b.entities = group_entities(pairs, i, source);
-        if (i >= pairs.size()) fail(source, b.line, "block '" + b.name + "' has no ENDBLK (truncated file?)");
+        if (i >= pairs.size() || upper(pairs[i].value) != "ENDBLK")
+          fail(source, b.line, "block '" + b.name + "' has no ENDBLK (truncated file?)");
         for (++i; i < pairs.size() && pairs[i].code != 0; ++i) {}  // ENDBLK's own pairs
         blocks.push_back(std::move(b));
       }

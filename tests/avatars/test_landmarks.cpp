@@ -49,6 +49,13 @@ TEST(Landmarks, SharedBodiesHaveArmsTorsoAndLegsInOrder) {
     EXPECT_LT(L.left.direction.y(), -0.3);
     EXPECT_NEAR(L.left.direction.x(), -L.right.direction.x(), 0.05);
     EXPECT_NEAR(L.left.radius_m, 0.04, 0.015);
+    // Legs: beside the middle, nearly vertical, thighs thicker than arms.
+    ASSERT_TRUE(L.left_leg.found && L.right_leg.found);
+    EXPECT_GT(L.left_leg.axis_point.x(), 0.02);
+    EXPECT_LT(L.right_leg.axis_point.x(), -0.02);
+    EXPECT_LT(L.left_leg.direction.y(), -0.9);
+    EXPECT_GT(L.left_leg.radius_m, L.left.radius_m);
+    EXPECT_GT(L.hip_half_width, 0.1);
   }
 }
 

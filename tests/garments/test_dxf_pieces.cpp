@@ -53,6 +53,65 @@ TEST(DxfPieces, ClassifiesPieceNames) {
   EXPECT_EQ(classify("REGULAR TEECO", ""), Role::collar);
   EXPECT_EQ(classify("7", ""), Role::other);
   EXPECT_EQ(classify("PIECE 11", "Back Bodice"), Role::back);
+  // The style's common prefix is ignored: "ORILEG" is not a leg, "LL" is.
+  EXPECT_EQ(classify("ORILEG WB LL", "LENGTH OPTIONS", "ORILEG WB "), Role::leg);
+  EXPECT_EQ(classify("ORILEG WB WB", "P1", "ORILEG WB "), Role::waistband);
+  EXPECT_EQ(classify("GMH1006FLS", "SLEEVE LONG", "GMH1006F"), Role::sleeve);
+}
+
+TEST(DxfPieces, LeggingsLegsAreSplitMatchedAndArranged) {
+  TRYON_REQUIRE_SHARED("patterns/dxf/ORILEGWB_AAMA.DXF");
+  const CutPattern cut = cut_pieces(shared("patterns/dxf/ORILEGWB_AAMA.DXF"));
+  int fronts = 0, backs = 0;
+  for (const CutPiece& c : cut.pieces) {
+    fronts += c.role == Role::leg_front;
+    backs += c.role == Role::leg_back;
+    if (c.role != Role::leg_front && c.role != Role::leg_back) continue;
+    for (const char* label : {"side", "hem", "inseam", "rise", "waist"}) {
+      EXPECT_TRUE(c.ranges.count(label)) << c.name << " " << label;
+    }
+  }
+  EXPECT_EQ(fronts, 2);
+  EXPECT_EQ(backs, 2);
+  std::vector<std::string> notes;
+  const auto seams = propose_seams(cut, notes);
+  ASSERT_EQ(seams.size(), 6u);  // per leg side seam and inseam; front and back crotch
+  for (const Seam& s : seams) {
+    SCOPED_TRACE(s.note);
+    const double la = seam_length(cut, s.a), lb = seam_length(cut, s.b);
+    if (s.note.rfind("side seam", 0) == 0) {
+      EXPECT_NEAR(la, lb, 1e-9);  // the two sides of one cut
+    } else {
+      EXPECT_LT(std::max(la, lb) / std::min(la, lb), 1.1);
+    }
+  }
+  EXPECT_TRUE(validate_pattern(to_pattern(cut, seams, "leggings")).ok());
+  // Around the legs: each leg's halves on its side of the body, fronts in front.
+  TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
+  const avatars::Avatar body = avatars::load_avatar(tryon::test::shared_data_path("avatars/garmentcode/mean_all.obj"));
+  PatternOptions o;
+  o.body = &body.mesh;
+  const Pattern p = read_pattern(tryon::test::shared_data_path("patterns/dxf/ORILEGWB_AAMA.DXF"), o);
+  ASSERT_EQ(p.panels.size(), 4u);  // the waistband is left out: nothing sews it
+  BuildOptions bopt;
+  bopt.resolution_m = 0.03;
+  const GarmentBuild build = build_garment(p, bopt);
+  const avatars::Landmarks L = avatars::find_landmarks(body.mesh);
+  for (const auto& s : build.panels) {
+    SCOPED_TRACE(s.name);
+    Vec3 lo = Vec3::Constant(1e9), hi = Vec3::Constant(-1e9);
+    for (int v = s.first_vertex; v < s.first_vertex + s.vertices; ++v)
+      lo = lo.cwiseMin(build.mesh.V.row(v).transpose()), hi = hi.cwiseMax(build.mesh.V.row(v).transpose());
+    const CutPiece& c = cut.pieces[cut.find(s.name)];
+    EXPECT_EQ(sleeve_side(c) > 0, lo.x() + hi.x() > 0);
+    EXPECT_GT(hi.y(), L.waist_y);
+    EXPECT_LT(lo.y(), L.crotch_y - 0.5);
+    EXPECT_EQ(c.role == Role::leg_front, lo.z() > 0);
+  }
+  const std::vector<double> w = quality::winding_numbers(build.mesh.V, body.mesh.V, body.mesh.F);
+  int inside = 0;
+  for (double x : w) inside += x >= 0.5;
+  EXPECT_EQ(inside, 0);
 }
 
 TEST(DxfPieces, PolylineEdgesMeasureAndSampleAlongTheirPoints) {
