@@ -1,10 +1,11 @@
 #pragma once
 // From a DXF pattern to panels that can be sewn: pieces of one size are oriented (grain line
-// up), cut on the fold unfolded, quantity-2 pieces doubled with a mirrored copy; each outline
-// gets named key points (corners "c0", "c1"… and notches "n0", "n1"…, numbered
-// counter-clockwise) so that seams can address ranges of the outline. A seam set comes from
-// a sidecar JSON file (format in README.md, "Seam files") or from propose_seams(), which
-// knows tops (tees, tanks: front, back, sleeves) and skirts.
+// up), cut on the fold unfolded, quantity-2 pieces doubled with a mirrored copy, one-piece
+// sleeves and legs split into front and back halves; each outline gets named key points
+// (corners "c0", "c1"… and notches "n0", "n1"…, numbered counter-clockwise) so that seams
+// can address ranges of the outline. A seam set comes from a sidecar JSON file (format in
+// README.md, "Seam files") or from propose_seams(), which knows tops (tees, tanks: front,
+// back, sleeves), skirts (front, back) and trousers/leggings (one-piece legs).
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -75,9 +76,10 @@ struct Seam {
 /// centroid) and, the back half being turned round, on a back half's −x side.
 int sleeve_side(const CutPiece& piece);
 
-/// Proposes seams for tops and skirts from the pieces' roles and outlines: side seams and
-/// shoulders between front and back, sleeve caps into armholes, sleeve halves to each other.
-/// Pieces it cannot place are listed in `notes`.
+/// Proposes seams from the pieces' roles and labelled outlines: side seams and shoulders
+/// between one front and one back, sleeve caps into armholes, sleeve halves to each other
+/// (overarm, underarm), leg halves to each other (side seam, inseam) and the legs' rises
+/// (crotch). What it cannot match is said in `notes`.
 std::vector<Seam> propose_seams(const CutPattern& cut, std::vector<std::string>& notes);
 
 /// Sidecar seam file: {"format": "tryon-seams-1", "size": "50", "seams": [{"a": {"panel":
