@@ -283,7 +283,7 @@ bool label_leg_half(CutPiece& c, std::string& why) {
   int top = -1, bottom = -1;
   for (int i = 0; i < m; ++i) {
     const Vec2& q = key_point(c, ck[i]);
-    if (std::abs(q.x() - c.split_x) > 1e-6) continue;
+    if (std::abs(q.x() - c.split_x) > 1e-3) continue;  // the cut's ends may be snapped to points 0.1 mm off
     if (top < 0 || q.y() > key_point(c, ck[top]).y()) top = i;
     if (bottom < 0 || q.y() < key_point(c, ck[bottom]).y()) bottom = i;
   }
@@ -307,7 +307,7 @@ bool label_leg_half(CutPiece& c, std::string& why) {
 }
 
 // Splits a one-piece sleeve (leg) along the vertical through its top (the notch there, else
-// the highest point) down to the hem, into a front and a back half joined by a seam: halves
+// the highest point; a leg without one: above the hem's middle) down to the hem, into a front and a back half joined by a seam: halves
 // can be placed flat in front of and behind the arm (leg). A sleeve's front half is the one
 // whose cap carries a single notch (one notch marks the front of a sleeve cap, two the
 // back), else the shorter cap; a leg's front half is the one with the lower waist.
@@ -321,8 +321,25 @@ bool split_sleeve(const CutPiece& c, const std::vector<Vec2>& notches, CutPiece&
     if (p.y() > ymax) ymax = p.y(), top = p;
   }
   Vec2 apex = top;
+  bool marked = false;
   for (const Vec2& n : notches)
-    if (n.y() > ymax - 0.15 * (ymax - ymin) && (apex == top || n.y() > apex.y())) apex = n;
+    if (n.y() > ymax - 0.15 * (ymax - ymin) && (!marked || n.y() > apex.y())) apex = n, marked = true;
+  if (leg && !marked) {
+    // No notch at the waist (graded sizes often have none): split above the hem's middle,
+    // where the waist crosses that vertical.
+    double lo = 1e300, hi = -1e300;
+    for (const Vec2& q : c.outline)
+      if (q.y() < ymin + 0.01) lo = std::min(lo, q.x()), hi = std::max(hi, q.x());
+    const double x = 0.5 * (lo + hi);
+    double best = -1e300;
+    for (std::size_t i = 0; i < c.outline.size(); ++i) {
+      const Vec2 &a = c.outline[i], &b = c.outline[(i + 1) % c.outline.size()];
+      if ((a.x() - x) * (b.x() - x) > 0 || a.x() == b.x()) continue;
+      const double y = a.y() + (x - a.x()) / (b.x() - a.x()) * (b.y() - a.y());
+      best = std::max(best, y);
+    }
+    if (best > -1e299) apex = Vec2(x, best);
+  }
   std::vector<Vec2> p = c.outline;
   const int n = static_cast<int>(p.size());
   // The vertical's lowest crossing of the outline.
@@ -339,7 +356,7 @@ bool split_sleeve(const CutPiece& c, const std::vector<Vec2>& notches, CutPiece&
   const Vec2 hem(apex.x(), best_y);
   auto insert_point = [&](const Vec2& q) {
     for (int i = 0; i < static_cast<int>(p.size()); ++i)
-      if ((p[i] - q).norm() < 1e-6) return i;
+      if ((p[i] - q).norm() < 1e-4) return i;  // within 0.1 mm: that point itself
     int at = 0;
     double bd = 1e300;
     for (int i = 0; i < static_cast<int>(p.size()); ++i) {
@@ -354,11 +371,12 @@ bool split_sleeve(const CutPiece& c, const std::vector<Vec2>& notches, CutPiece&
   };
   insert_point(apex);
   insert_point(hem);
-  int ia = -1, ih = -1;
+  int ia = 0, ih = 0;  // the points nearest to the apex and the hem point (inserted or snapped to)
   for (int i = 0; i < static_cast<int>(p.size()); ++i) {
-    if ((p[i] - apex).norm() < 1e-9) ia = i;
-    if ((p[i] - hem).norm() < 1e-9) ih = i;
+    if ((p[i] - apex).norm() < (p[ia] - apex).norm()) ia = i;
+    if ((p[i] - hem).norm() < (p[ih] - hem).norm()) ih = i;
   }
+  if (ia == ih) return false;
   const int m = static_cast<int>(p.size());
   std::vector<Vec2> right, left;  // right: hem → underarm → cap → apex; left: apex → … → hem
   for (int i = ih;; i = (i + 1) % m) {

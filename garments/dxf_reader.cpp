@@ -212,6 +212,7 @@ Piece make_piece(const Block& b, const Transform& t, double metres, const Reader
             fail(r.source, e.line, "block '" + b.name + "': Quantity '" + value + "' is not a count from 0 to 1000 (or 'n,m')");
           return static_cast<int>(q);
         };
+        piece.quantity_given = true;
         if (comma == std::string::npos) {
           piece.quantity = count(value);
         } else {
@@ -458,10 +459,27 @@ DxfPattern parse_dxf(const std::string& text, const std::string& source) {
   if (out.pieces.empty())
     fail(source, 0, blocks.empty() ? "no BLOCKS: a DXF-AAMA/ASTM pattern keeps each piece in a block"
                                    : "no block has a piece boundary on layer 1");
+  // Graded blocks often carry only name and size (the Gerber exports here): the other piece
+  // text comes from the sample size's block of the same piece.
   if (out.sample_size.empty()) out.sample_size = out.sizes.front();
   else if (!seen_sizes.count(out.sample_size))
     out.warnings.push_back("the sample size '" + out.sample_size + "' has no pieces; using size '" + out.sizes.front() + "'"),
         out.sample_size = out.sizes.front();
+  int inherited = 0;
+  for (Piece& p : out.pieces) {
+    if (p.quantity_given || p.size == out.sample_size) continue;
+    for (const Piece& sample : out.pieces)
+      if (sample.size == out.sample_size && sample.name == p.name && sample.quantity_given) {
+        p.quantity = sample.quantity;
+        p.flipped = sample.flipped;
+        if (p.category.empty()) p.category = sample.category;
+        if (p.annotation.empty()) p.annotation = sample.annotation;
+        ++inherited;
+        break;
+      }
+  }
+  if (inherited > 0)
+    out.warnings.push_back(std::to_string(inherited) + " graded pieces without 'Quantity:' take the sample size's quantity");
   return out;
 }
 

@@ -53,6 +53,7 @@ struct Piece {
   std::string size;                   ///< "Size:" text, else the block name's "_size" suffix
   int quantity = 1;                   ///< "Quantity:" (0: a reference piece, not cut)
   int flipped = -1;                   ///< of which mirrored (ASTM "Quantity: 1,1"); -1 unknown (AAMA)
+  bool quantity_given = false;        ///< false: taken from the sample size's piece (or 1)
   std::string category, annotation;
   std::vector<Vec2> boundary;         ///< closed outline, no repeated end point, ≥ 3 points
   std::vector<Notch> notches;         ///< duplicates removed

@@ -328,3 +328,26 @@ TEST(DxfArrange, TankAndTeeSitAroundTheBody) {
   EXPECT_LT(P.crotch_y, P.hip_y);
   EXPECT_LT(P.armpit_y, P.neck_y);
 }
+
+// Every graded size of the shared garments is cut, matched and sewable, although graded
+// blocks carry no notches and no "Quantity:" (taken from the sample size).
+TEST(DxfPieces, EveryGradedSizeIsMatchedAndValid) {
+  TRYON_REQUIRE_SHARED(kTee);
+  const std::pair<const char*, std::size_t> files[] = {
+      {"patterns/dxf/WM_SLIM_TANK.DXF", 4},      {"patterns/dxf/MEN_CLASSIC_TEE.DXF", 4},
+      {"patterns/dxf/GMH1006F18_AAMA.DXF", 12},  {"patterns/dxf/GMH1006F18_ASTM.DXF", 12},
+      {"patterns/dxf/ORILEGWB_AAMA.DXF", 6},     {"patterns/dxf/ORILEGWB_ASTM.DXF", 6},
+  };
+  for (const auto& [file, seams_expected] : files) {
+    const DxfPattern dxf = shared(file);
+    for (const std::string& size : dxf.sizes) {
+      SCOPED_TRACE(std::string(file) + " size " + size);
+      const CutPattern cut = cut_pieces(dxf, size);
+      std::vector<std::string> notes;
+      const auto seams = propose_seams(cut, notes);
+      EXPECT_EQ(seams.size(), seams_expected);
+      const Diagnostics d = validate_pattern(to_pattern(cut, seams, "x"));
+      EXPECT_TRUE(d.ok()) << (d.errors.empty() ? "" : d.errors.front());
+    }
+  }
+}
