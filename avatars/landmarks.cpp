@@ -52,9 +52,41 @@ Vec3 fit_down_direction(const std::vector<Vec3>& pts) {
   return -Vec3(sxy / syy, 1, szy / syy).normalized();
 }
 
+
+// Arms held out (a T-pose) are not apart from the torso in horizontal cuts: cut across them
+// by planes x = const beside the chest, and fit x ↦ (y, z) through the loops' centres.
+bool fit_held_out_arm(const TriMesh& body, int side, double ymin, double H, ArmLandmarks& arm) {
+  const auto chest = cut_loops(body, ymin + 0.70 * H);
+  const CutLoop* t = trunk(chest, 0.0);
+  const double edge = t ? (side > 0 ? t->max.x() : -t->min.x()) : 0.1 * H;
+  std::vector<Vec3> centres;
+  double radius_sum = 0;
+  for (double d = edge + 0.08; d < edge + 0.35; d += 0.01) {
+    const auto loops = cut_loops(body, 0, side * d);
+    if (loops.empty() || loops.front().centre.y() < ymin + 0.6 * H) break;
+    centres.push_back(loops.front().centre);
+    radius_sum += loops.front().perimeter / (2 * std::numbers::pi);
+  }
+  if (centres.size() < 5) return false;
+  double mx = 0, my = 0, mz = 0, sxx = 0, sxy = 0, sxz = 0;
+  for (const Vec3& c : centres) mx += c.x(), my += c.y(), mz += c.z();
+  const double n = static_cast<double>(centres.size());
+  mx /= n, my /= n, mz /= n;
+  for (const Vec3& c : centres)
+    sxx += (c.x() - mx) * (c.x() - mx), sxy += (c.x() - mx) * (c.y() - my), sxz += (c.x() - mx) * (c.z() - mz);
+  arm.found = true;
+  arm.direction = Vec3(side, side * sxy / sxx, side * sxz / sxx).normalized();
+  arm.radius_m = radius_sum / n;
+  const double x0 = side * (edge + 0.02);  // the axis where it meets the chest's side
+  arm.axis_point = Vec3(mx, my, mz) + arm.direction * ((x0 - mx) / arm.direction.x());
+  return true;
+}
+
 }  // namespace
 
-std::vector<CutLoop> cut_loops(const TriMesh& body, double y) {
+std::vector<CutLoop> cut_loops(const TriMesh& body, double y) { return cut_loops(body, 1, y); }
+
+std::vector<CutLoop> cut_loops(const TriMesh& body, int axis, double y) {
   std::unordered_map<long long, int> edge_id;
   std::vector<Vec3> points;
   std::vector<std::pair<int, int>> segments;
@@ -65,7 +97,7 @@ std::vector<CutLoop> cut_loops(const TriMesh& body, double y) {
     auto [it, added] = edge_id.emplace(key, static_cast<int>(points.size()));
     if (added) {
       const Vec3 pa = body.V.row(a), pb = body.V.row(b);
-      const double t = (y - pa.y()) / (pb.y() - pa.y());
+      const double t = (y - pa[axis]) / (pb[axis] - pa[axis]);
       points.push_back(pa + t * (pb - pa));
     }
     return it->second;
@@ -73,7 +105,7 @@ std::vector<CutLoop> cut_loops(const TriMesh& body, double y) {
   for (int f = 0; f < body.num_triangles(); ++f) {
     int v[3] = {body.F(f, 0), body.F(f, 1), body.F(f, 2)};
     bool above[3];
-    for (int k = 0; k < 3; ++k) above[k] = body.V(v[k], 1) >= y;
+    for (int k = 0; k < 3; ++k) above[k] = body.V(v[k], axis) >= y;
     if (above[0] == above[1] && above[1] == above[2]) continue;
     int ends[2], m = 0;
     for (int k = 0; k < 3; ++k)
@@ -166,6 +198,8 @@ Landmarks find_landmarks(const TriMesh& body) {
       // A horizontal cut of a tilted cylinder is an ellipse with axes r and r / cos(tilt).
       const double c = std::max(0.2, -arm.direction.y());
       arm.radius_m = radius_sum / centres.size() * 2 / (1 + 1 / c);
+    } else if (fit_held_out_arm(body, side, ymin, H, arm)) {
+      if (!armpits) L.armpit_y = arm.axis_point.y() - arm.radius_m;
     } else {
       const double a = 40 * std::numbers::pi / 180;
       arm.direction = Vec3(side * std::sin(a), -std::cos(a), 0);
@@ -185,10 +219,10 @@ Landmarks find_landmarks(const TriMesh& body) {
   }
   L.shoulder_y = 0.5 * (L.left.shoulder.y() + L.right.shoulder.y());
 
-  // Neck base: the trunk narrows below 40 % of its width 4 cm above the armpits.
+  // Neck base: the trunk narrows below 40 % of the shoulders' width.
   {
-    const auto ref = cut_loops(body, L.armpit_y + 0.04);
-    const double w_ref = ref.empty() ? 0.0 : ref.front().max.x() - ref.front().min.x();
+    // The shoulders' width: between the arms' outer sides where they meet the trunk.
+    const double w_ref = L.left.axis_point.x() - L.right.axis_point.x() + L.left.radius_m + L.right.radius_m;
     bool found = false;
     for (double y = L.armpit_y + 0.04; y < ymax - 0.1 && w_ref > 0; y += step) {
       const auto loops = cut_loops(body, y);

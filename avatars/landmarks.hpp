@@ -3,7 +3,8 @@
 // by horizontal planes every centimetre; each cut falls into closed loops (one per limb or
 // trunk crossing the plane), found as connected components of the crossing segments. The
 // armpits are the highest cut where both arms are loops of their own beside the torso; the
-// arms' axes are lines fitted through their loops' centres below; the neck base is where the
+// arms' axes are lines fitted through their loops' centres below (arms held out, as in a
+// T-pose, are cut by vertical planes beside the chest instead); the neck base is where the
 // trunk's width falls below 40 % of the shoulders'; the crotch is the highest cut where the
 // trunk splits into two legs. Works for A- and T-pose bodies standing upright in the
 // design's frame (metres, +y up, facing +z, feet at y = 0).
@@ -49,6 +50,8 @@ struct CutLoop {
 /// The loops of the body's cut by the plane y = `y`, largest perimeter first. Loops shorter
 /// than 3 cm (mesh noise) are dropped.
 std::vector<CutLoop> cut_loops(const TriMesh& body, double y);
+/// The same for the plane {p : p[axis] = value} (axis 0 = x, 1 = y, 2 = z).
+std::vector<CutLoop> cut_loops(const TriMesh& body, int axis, double value);
 
 /// Finds the landmarks; what could not be found is named in `warnings` and estimated from
 /// human proportions of the height instead.

@@ -81,7 +81,16 @@ void arrange(Pattern& pattern, const CutPattern& cut, const avatars::Landmarks& 
              std::vector<std::string>& notes, const ArrangeOptions& options) {
   const double clear = options.clearance_m;
   const double depth = 0.13;  // half depth of the torso when there is no body mesh
-  double row_x = 0;           // pieces without a rule go in a row in front of the body
+  // Pieces without a rule go in a row in front of the body, centred on it.
+  double row_width = 0;
+  for (const Panel& panel : pattern.panels)
+    if (const int ci = cut.find(panel.name); ci >= 0 && sleeve_side(cut.pieces[ci]) == 0 &&
+                                             cut.pieces[ci].role != Role::front && cut.pieces[ci].role != Role::back) {
+      double w = 0;
+      for (const Vec2& p : cut.pieces[ci].outline) w = std::max(w, std::abs(p.x()));
+      row_width += 2 * w + 0.05;
+    }
+  double row_x = -0.5 * row_width;
   for (Panel& panel : pattern.panels) {
     const int ci = cut.find(panel.name);
     if (ci < 0) continue;

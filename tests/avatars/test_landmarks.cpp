@@ -59,11 +59,19 @@ TEST(Landmarks, SharedBodiesHaveArmsTorsoAndLegsInOrder) {
   }
 }
 
-TEST(Landmarks, TPoseFallsBackToProportionsAndSaysSo) {
+TEST(Landmarks, TPoseArmsAreFoundByVerticalCuts) {
   TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all_tpose.obj");
   const Avatar body = load_avatar(tryon::test::shared_data_path("avatars/garmentcode/mean_all_tpose.obj"));
   const Landmarks L = find_landmarks(body.mesh);
-  EXPECT_FALSE(L.left.found);
-  EXPECT_FALSE(L.warnings.empty());
+  // Arms held out: found across, pointing out nearly horizontally at shoulder height.
+  for (const ArmLandmarks* arm : {&L.left, &L.right}) {
+    ASSERT_TRUE(arm->found);
+    EXPECT_GT(std::abs(arm->direction.x()), 0.95);
+    EXPECT_NEAR(arm->axis_point.y() / L.height_m, 0.79, 0.04);
+    EXPECT_NEAR(arm->radius_m, 0.045, 0.015);
+  }
+  EXPECT_GT(L.left.direction.x(), 0);
+  EXPECT_LT(L.right.direction.x(), 0);
   EXPECT_GT(L.neck_y, L.armpit_y);
+  EXPECT_NEAR(L.neck_y / L.height_m, 0.85, 0.03);
 }
