@@ -20,7 +20,7 @@
 #include "core/logger.hpp"
 #include "core/parallel.hpp"
 #include "core/progress.hpp"
-#include "garments/garmentcode_reader.hpp"
+#include "garments/pattern_loader.hpp"
 #include "garments/validate.hpp"
 #include "outputs/fit_maps.hpp"
 #include "tryon/drape.hpp"
@@ -31,6 +31,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct DrapeCommand {
+  std::string size, seam_file;  // DXF: graded size, seam file
   std::string pattern, avatar, outdir, material = "cotton_jersey", integrator = "implicit_euler", up = "y";
   double resolution_cm = 1.0;
   int threads = 0;
@@ -94,15 +95,21 @@ int run_drape(const DrapeCommand& o) {
   };
 
   // Everything that can be refused is checked before any output is written.
-  const garments::Pattern pattern = garments::read_garmentcode(o.pattern);
+  avatars::AvatarOptions aopt;
+  aopt.up = parse_up_axis(o.up);
+  const avatars::Avatar body = avatars::load_avatar(o.avatar, aopt);
+  garments::PatternOptions popt;  // a DXF pattern is arranged around the body
+  popt.size = o.size;
+  popt.seams = o.seam_file;
+  popt.body = &body.mesh;
+  const garments::LoadedPattern loaded = garments::load_pattern(o.pattern, popt);
+  for (const auto& note : loaded.notes) logger().info("{}", note);
+  const garments::Pattern& pattern = loaded.pattern;
   if (const garments::Diagnostics diag = garments::validate_pattern(pattern); !diag.ok()) {
     std::string msg = "pattern '" + o.pattern + "' cannot be sewn:";
     for (const auto& e : diag.errors) msg += "\n  - " + e;
     throw InputError(msg);
   }
-  avatars::AvatarOptions aopt;
-  aopt.up = parse_up_axis(o.up);
-  const avatars::Avatar body = avatars::load_avatar(o.avatar, aopt);
   SaveOptions save;
   save.format = o.format;
   save.preview = o.preview;
@@ -160,7 +167,9 @@ int run_drape(const DrapeCommand& o) {
 void add_drape_command(CLI::App& app, std::function<int()>& run) {
   auto o = std::make_shared<DrapeCommand>();
   CLI::App* cmd = app.add_subcommand("drape", "sew and drape a garment on a body (exit 0 clean, 1 not clean, 2 bad input)");
-  cmd->add_option("pattern", o->pattern, "GarmentCode specification JSON")->required();
+  cmd->add_option("pattern", o->pattern, "GarmentCode specification JSON or DXF-AAMA / ASTM D6673 file")->required();
+  cmd->add_option("--size", o->size, "DXF: graded size (default: the sample size)");
+  cmd->add_option("--seam-file", o->seam_file, "DXF: seam file (default: NAME.seams.json beside the DXF, else the matcher's proposal)");
   cmd->add_option("--avatar", o->avatar, "body mesh")->required();
   cmd->add_option("-o,--output", o->outdir, "output folder (garment.obj, report.json)")->required();
   cmd->add_option("--material", o->material, "preset name (see cloth/materials.json) or a JSON file");

@@ -1,5 +1,8 @@
-// `tryon inspect PATTERN [--avatar BODY] [-o placed.obj] [--json] [--resolution-cm X]`:
-// loads, validates, triangulates and places a pattern; prints a summary or one JSON document.
+// `tryon inspect PATTERN [--avatar BODY] [-o placed.obj] [--json] [--resolution-cm X]
+//                [--size NAME] [--seams FILE] [--write-seams FILE]`:
+// loads (GarmentCode or DXF), validates, triangulates and places a pattern; prints a summary
+// or one JSON document. For DXF it also lists the pieces, graded sizes, notches and the
+// seams (proposed by the matcher unless a seam file gives them) in the seam-file format.
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -12,7 +15,8 @@
 #include "core/logger.hpp"
 #include "core/mesh_io.hpp"
 #include "garments/garment_builder.hpp"
-#include "garments/garmentcode_reader.hpp"
+#include "core/files.hpp"
+#include "garments/pattern_loader.hpp"
 #include "garments/validate.hpp"
 #include "outputs/preview.hpp"
 #include "tryon/drape.hpp"
@@ -22,6 +26,7 @@ namespace {
 
 struct InspectOptions {
   std::string pattern, avatar, output, preview;
+  std::string size, seams, write_seams;
   bool json = false;
   double resolution_cm = 1.0;
   std::string up = "y";
@@ -29,6 +34,87 @@ struct InspectOptions {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The DXF side of the report: pieces of every size read, the cut panels' key points, seams.
+nlohmann::json describe_dxf(const garments::LoadedPattern& lp) {
+  using json = nlohmann::json;
+  const auto& d = *lp.dxf;
+  const auto& cut = *lp.cut;
+  json pieces = json::array();
+  for (const garments::dxf::Piece* p : d.pieces_of_size(cut.size)) {
+    Vec2 lo = Vec2::Constant(1e300), hi = Vec2::Constant(-1e300);
+    for (const Vec2& q : p->boundary) lo = lo.cwiseMin(q), hi = hi.cwiseMax(q);
+    json notches = json::array();
+    for (const auto& n : p->notches)
+      notches.push_back({{"x_cm", n.position.x() * 100}, {"y_cm", n.position.y() * 100}, {"type", garments::dxf::to_string(n.type)}});
+    json jp = {{"name", p->name}, {"block", p->block}, {"quantity", p->quantity}, {"category", p->category},
+               {"width_cm", (hi - lo).x() * 100}, {"height_cm", (hi - lo).y() * 100},
+               {"boundary_points", p->boundary.size()}, {"notches", notches},
+               {"grain_line", p->grain.has_value()}, {"fold_line", p->mirror.has_value()},
+               {"internal_lines", p->internal_lines.size()}, {"sew_lines", p->sew_lines.size()},
+               {"drill_holes", p->drill_holes.size()}};
+    if (p->flipped >= 0) jp["flipped"] = p->flipped;
+    pieces.push_back(jp);
+  }
+  json panels = json::array();
+  for (const auto& c : cut.pieces) {
+    json keys = json::object();
+    for (const auto& k : c.keys) keys[k.id] = {c.outline[k.index].x() * 100, c.outline[k.index].y() * 100};
+    json ranges = json::object();
+    for (const auto& [label, r] : c.ranges) ranges[label] = {r.first, r.second};
+    Vec2 lo = Vec2::Constant(1e300), hi = Vec2::Constant(-1e300);
+    for (const Vec2& q : c.outline) lo = lo.cwiseMin(q), hi = hi.cwiseMax(q);
+    panels.push_back({{"name", c.name}, {"piece", c.piece}, {"role", garments::dxf::to_string(c.role)},
+                      {"unfolded", c.unfolded}, {"mirrored", c.mirrored}, {"width_cm", (hi - lo).x() * 100},
+                      {"height_cm", (hi - lo).y() * 100}, {"keys_cm", keys}, {"ranges", ranges}});
+  }
+  json seams = garments::dxf::seams_to_json(cut, lp.seams);
+  if (!lp.quantities.empty()) seams["quantities"] = lp.quantities;
+  return {{"style", d.style}, {"author", d.author}, {"units", d.units}, {"units_given", d.units_given},
+          {"metres_per_unit", d.metres_per_unit}, {"sample_size", d.sample_size}, {"size", cut.size},
+          {"sizes", d.sizes}, {"pieces", pieces}, {"panels", panels}, {"seams", seams},
+          {"seams_source", lp.seams_proposed ? "proposed" : lp.seams_file}, {"notes", lp.notes}};
+}
+
+void print_dxf(const nlohmann::json& j) {
+  std::printf("DXF style '%s'%s, units %s (%g m per unit)%s, sample size %s, reading size %s\n",
+              j["style"].get<std::string>().c_str(),
+              j["author"].get<std::string>().empty() ? "" : (" by " + j["author"].get<std::string>()).c_str(),
+              j["units"].get<std::string>().c_str(), j["metres_per_unit"].get<double>(),
+              j["units_given"].get<bool>() ? "" : " (no Units: text; the standard's default)",
+              j["sample_size"].get<std::string>().c_str(), j["size"].get<std::string>().c_str());
+  std::string sizes;
+  for (const auto& s : j["sizes"]) sizes += " " + s.get<std::string>();
+  std::printf("graded sizes (%zu):%s\n", j["sizes"].size(), sizes.c_str());
+  for (const auto& p : j["pieces"]) {
+    std::string notches;
+    for (const auto& n : p["notches"]) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " (%.1f, %.1f)", n["x_cm"].get<double>(), n["y_cm"].get<double>());
+      notches += buf;
+    }
+    std::printf("  piece %-24s qty %d  %6.1f × %5.1f cm  %3d boundary points%s%s  %d internal, %d sew lines, %d drill holes\n",
+                p["name"].get<std::string>().c_str(), p["quantity"].get<int>(), p["width_cm"].get<double>(),
+                p["height_cm"].get<double>(), p["boundary_points"].get<int>(),
+                p["grain_line"].get<bool>() ? ", grain" : ", NO grain", p["fold_line"].get<bool>() ? ", fold" : "",
+                p["internal_lines"].get<int>(), p["sew_lines"].get<int>(), p["drill_holes"].get<int>());
+    if (!p["notches"].empty()) std::printf("        %zu notches at (cm):%s\n", p["notches"].size(), notches.c_str());
+  }
+  for (const auto& c : j["panels"]) {
+    std::string keys;
+    for (auto it = c["keys_cm"].begin(); it != c["keys_cm"].end(); ++it) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " %s(%.1f,%.1f)", it.key().c_str(), it.value()[0].get<double>(), it.value()[1].get<double>());
+      keys += buf;
+    }
+    std::printf("  panel %-30s %-12s %6.1f × %5.1f cm%s%s; points:%s\n", c["name"].get<std::string>().c_str(),
+                c["role"].get<std::string>().c_str(), c["width_cm"].get<double>(), c["height_cm"].get<double>(),
+                c["unfolded"].get<bool>() ? ", unfolded" : "", c["mirrored"].get<bool>() ? ", mirrored" : "", keys.c_str());
+  }
+  for (const auto& n : j["notes"]) std::printf("  note: %s\n", n.get<std::string>().c_str());
+  std::printf("seams (%s; save as a seam file and edit, then --seams FILE):\n%s\n",
+              j["seams_source"].get<std::string>().c_str(), j["seams"].dump(2).c_str());
 }
 
 int run_inspect(const InspectOptions& o) {
@@ -43,11 +129,35 @@ int run_inspect(const InspectOptions& o) {
     return kExitBadInput;
   };
 
-  garments::Pattern pattern;
+  // The body first: a DXF pattern is arranged around it.
+  std::optional<avatars::Avatar> body;
+  if (!o.avatar.empty()) {
+    avatars::AvatarOptions aopt;
+    aopt.up = parse_up_axis(o.up);
+    try {
+      body = avatars::load_avatar(o.avatar, aopt);
+    } catch (const InputError& e) {
+      return fail(e.what());
+    }
+  }
+  garments::LoadedPattern loaded;
   try {
-    pattern = garments::read_garmentcode(o.pattern);
+    garments::PatternOptions popt;
+    popt.size = o.size;
+    popt.seams = o.seams;
+    if (body) popt.body = &body->mesh;
+    loaded = garments::load_pattern(o.pattern, popt);
   } catch (const InputError& e) {
     return fail(e.what());
+  }
+  garments::Pattern& pattern = loaded.pattern;
+  if (loaded.dxf) {
+    doc["dxf"] = describe_dxf(loaded);
+    if (!o.write_seams.empty()) {
+      write_file_atomic(o.write_seams, doc["dxf"]["seams"].dump(2) + "\n");
+      doc["seams_written"] = o.write_seams;
+    }
+    if (!o.json) print_dxf(doc["dxf"]);
   }
   const garments::Diagnostics diag = garments::validate_pattern(pattern);
   if (!diag.ok()) {
@@ -63,17 +173,7 @@ int run_inspect(const InspectOptions& o) {
 
   garments::BuildOptions bopt;
   bopt.resolution_m = o.resolution_cm / 100.0;
-  std::optional<avatars::Avatar> body;
-  if (!o.avatar.empty()) {
-    avatars::AvatarOptions aopt;
-    aopt.up = parse_up_axis(o.up);
-    try {
-      body = avatars::load_avatar(o.avatar, aopt);
-    } catch (const InputError& e) {
-      return fail(e.what());
-    }
-    bopt.body_height_m = body->height_m;
-  }
+  if (body) bopt.body_height_m = body->height_m;
   garments::GarmentBuild build;
   try {
     build = garments::build_garment(pattern, bopt);
@@ -94,7 +194,7 @@ int run_inspect(const InspectOptions& o) {
   doc["seam_pairs"] = static_cast<int>(m.seam_pairs.rows());
   doc["min_angle_deg"] = build.min_angle_deg;
   doc["resolution_cm"] = o.resolution_cm;
-  doc["format"] = pattern.legacy_format ? "garment-pattern-generator-2021" : "garmentcode";
+  doc["format"] = loaded.format;
   doc["offset_m"] = {build.offset.x(), build.offset.y(), build.offset.z()};
   doc["time_s"] = elapsed;
   json panels = json::array();
@@ -166,6 +266,7 @@ int run_inspect(const InspectOptions& o) {
                   body->topology.boundary_edges, body->topology.non_manifold_edges);
     if (!o.output.empty()) std::printf("wrote %s\n", o.output.c_str());
     if (!o.preview.empty()) std::printf("wrote %s\n", o.preview.c_str());
+    if (!o.write_seams.empty()) std::printf("wrote %s\n", o.write_seams.c_str());
   }
   return kExitOk;
 }
@@ -175,7 +276,10 @@ int run_inspect(const InspectOptions& o) {
 void add_inspect_command(CLI::App& app, std::function<int()>& run) {
   auto opts = std::make_shared<InspectOptions>();
   CLI::App* cmd = app.add_subcommand("inspect", "load, validate, triangulate and place a sewing pattern");
-  cmd->add_option("pattern", opts->pattern, "GarmentCode specification JSON")->required();
+  cmd->add_option("pattern", opts->pattern, "GarmentCode specification JSON or DXF-AAMA / ASTM D6673 file")->required();
+  cmd->add_option("--size", opts->size, "DXF: graded size to read (default: the sample size)");
+  cmd->add_option("--seams", opts->seams, "DXF: seam file (default: NAME.seams.json beside the DXF, else the matcher's proposal)");
+  cmd->add_option("--write-seams", opts->write_seams, "DXF: write the seams used (the proposal) as a seam file to edit");
   cmd->add_option("--avatar", opts->avatar, "body mesh (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA)");
   cmd->add_option("-o,--output", opts->output, "write the placed mesh (OBJ; seams as line elements)");
   cmd->add_option("--preview", opts->preview, "write a PNG of the placed garment (and body): front, side, back");

@@ -12,6 +12,7 @@ const char* to_string(CurveKind kind) {
     case CurveKind::quadratic: return "quadratic";
     case CurveKind::cubic: return "cubic";
     case CurveKind::arc: return "circle";
+    case CurveKind::polyline: return "polyline";
   }
   return "?";
 }
@@ -54,6 +55,38 @@ ArcGeometry arc_geometry(const Vec2& s, const Vec2& e, const Edge& edge) {
   return {centre, r, a0, sweep};
 }
 
+// A polyline edge's points: start, inner points, end.
+std::vector<Vec2> polyline_points(const Panel& panel, const Edge& e) {
+  std::vector<Vec2> pts{panel.vertices[e.start]};
+  pts.insert(pts.end(), e.controls.begin(), e.controls.end());
+  pts.push_back(panel.vertices[e.end]);
+  return pts;
+}
+
+double polyline_length(const Panel& panel, const Edge& e) {
+  const auto pts = polyline_points(panel, e);
+  double sum = 0;
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i) sum += (pts[i + 1] - pts[i]).norm();
+  return sum;
+}
+
+// The point at arc-length fraction t and the unit direction of the piece it lies on.
+std::pair<Vec2, Vec2> polyline_at(const Panel& panel, const Edge& e, double t) {
+  const auto pts = polyline_points(panel, e);
+  const double target = std::clamp(t, 0.0, 1.0) * polyline_length(panel, e);
+  double run = 0;
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
+    const double len = (pts[i + 1] - pts[i]).norm();
+    if (len <= 0) continue;
+    if (run + len >= target || i + 2 == pts.size()) {
+      const double f = std::clamp((target - run) / len, 0.0, 1.0);
+      return {pts[i] + f * (pts[i + 1] - pts[i]), (pts[i + 1] - pts[i]) / len};
+    }
+    run += len;
+  }
+  return {pts.front(), Vec2::Zero()};
+}
+
 Vec2 derivative(const Panel& panel, const Edge& e, double t) {
   const Vec2& p0 = panel.vertices[e.start];
   const Vec2& p3 = panel.vertices[e.end];
@@ -73,6 +106,7 @@ Vec2 derivative(const Panel& panel, const Edge& e, double t) {
       const double ang = a.angle0 + t * a.sweep;
       return a.radius * a.sweep * Vec2(-std::sin(ang), std::cos(ang));
     }
+    case CurveKind::polyline: return polyline_at(panel, e, t).second * polyline_length(panel, e);
   }
   return Vec2::Zero();
 }
@@ -113,6 +147,7 @@ Vec2 edge_point(const Panel& panel, const Edge& e, double t) {
       const double ang = a.angle0 + t * a.sweep;
       return a.centre + a.radius * Vec2(std::cos(ang), std::sin(ang));
     }
+    case CurveKind::polyline: return polyline_at(panel, e, t).first;
   }
   return p0;
 }
@@ -121,6 +156,7 @@ double edge_length(const Panel& panel, const Edge& e) {
   const Vec2& p0 = panel.vertices[e.start];
   const Vec2& p3 = panel.vertices[e.end];
   if (e.kind == CurveKind::straight) return (p3 - p0).norm();
+  if (e.kind == CurveKind::polyline) return polyline_length(panel, e);
   if (e.kind == CurveKind::arc) {
     const ArcGeometry a = arc_geometry(p0, p3, e);
     return a.radius * std::abs(a.sweep);
@@ -134,7 +170,7 @@ std::vector<Vec2> sample_edge(const Panel& panel, const Edge& e, int n) {
   out.front() = panel.vertices[e.start];
   out.back() = panel.vertices[e.end];
   if (n == 1) return out;
-  if (e.kind == CurveKind::straight || e.kind == CurveKind::arc) {
+  if (e.kind == CurveKind::straight || e.kind == CurveKind::arc || e.kind == CurveKind::polyline) {
     // Constant speed: equal parameter steps are equal arc-length steps.
     for (int i = 1; i < n; ++i) out[i] = edge_point(panel, e, static_cast<double>(i) / n);
     return out;

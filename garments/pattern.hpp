@@ -1,6 +1,6 @@
 #pragma once
 // The sewing-pattern model: panels whose outline is a closed loop of edges (straight,
-// quadratic Bézier, cubic Bézier, circular arc), edge labels, 3D placement and stitches.
+// quadratic Bézier, cubic Bézier, circular arc, polyline), edge labels, 3D placement and stitches.
 // Everything is in metres, in each panel's own 2D frame (x right, y up).
 #include <string>
 #include <vector>
@@ -9,14 +9,16 @@
 
 namespace tryon::garments {
 
-enum class CurveKind { straight, quadratic, cubic, arc };
+enum class CurveKind { straight, quadratic, cubic, arc, polyline };
 const char* to_string(CurveKind kind);
 
 /// One outline edge from vertex `start` to vertex `end` of its panel.
 struct Edge {
   int start = 0, end = 0;
   CurveKind kind = CurveKind::straight;
-  std::vector<Vec2> controls;  ///< absolute 2D control points: 1 (quadratic) or 2 (cubic)
+  /// Absolute 2D control points: 1 (quadratic), 2 (cubic), or a polyline's inner points in
+  /// order (a digitised outline from a DXF file; the parameter t is the arc-length fraction).
+  std::vector<Vec2> controls;
   // Circular arc, SVG-style from start to end [W3C SVG 1.1, F.6.5]:
   double radius = 0;        ///< metres; raised to half the chord if smaller, as SVG does
   bool large_arc = false;

@@ -26,6 +26,12 @@ std::vector<Vec2> coarse_outline(const Panel& panel, std::vector<int>& edge_of_s
   std::vector<Vec2> pts;
   for (std::size_t k = 0; k < panel.edges.size(); ++k) {
     const Edge& e = panel.edges[k];
+    if (e.kind == CurveKind::polyline) {  // its own points: a crossing can be at any of them
+      pts.push_back(panel.vertices[e.start]);
+      pts.insert(pts.end(), e.controls.begin(), e.controls.end());
+      edge_of_segment.insert(edge_of_segment.end(), e.controls.size() + 1, static_cast<int>(k));
+      continue;
+    }
     const int n = e.kind == CurveKind::straight ? 1 : 24;
     const auto s = sample_edge(panel, e, n);
     for (int i = 0; i < n; ++i) {

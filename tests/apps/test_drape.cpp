@@ -103,3 +103,29 @@ TEST(Drape, BadInputWritesNothing) {
     EXPECT_FALSE(fs::exists(out)) << args;
   }
 }
+
+// A DXF pattern drapes through the same command: the tank's pieces are cut, sewn by the
+// matcher's seams and arranged around the body; the first frames run and report (the drape
+// is not expected to be clean in 5 frames).
+TEST(Drape, DxfTankIsSewnArrangedAndSimulated) {
+  TRYON_REQUIRE_SHARED("patterns/dxf/WM_SLIM_TANK.DXF");
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_dxf_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const fs::path pattern = tryon::test::shared_data() / "patterns/dxf/WM_SLIM_TANK.DXF";
+  const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
+  const auto r = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(body) + " -o " + quoted(out) +
+                           " --resolution-cm 5 --max-frames 5 --quiet");
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  const json report = read_json(out / "report.json");
+  EXPECT_EQ(report["mesh"]["panels"], 2);
+  EXPECT_EQ(report["mesh"]["stitches"], 4);
+  EXPECT_EQ(report["simulation"]["frames"], 5);
+  EXPECT_EQ(report["quality"]["vertices_inside_body"], 0);  // arranged clear of the body
+  // A size the file does not have is bad input, and nothing is written.
+  fs::remove_all(out);
+  const auto bad = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --size 99");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("no size '99'"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(out / "report.json"));
+  fs::remove_all(out);
+}

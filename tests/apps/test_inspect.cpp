@@ -111,3 +111,61 @@ TEST(Inspect, EverySharedPatternOnGarmentCodeAndMakeHumanBodies) {
       EXPECT_TRUE(doc["errors"].empty());
     }
 }
+
+// DXF patterns: every shared file inspects; the tank lists its pieces, sizes and notches in
+// cm and proposes seams that, saved with --write-seams and edited, are read back with --seams.
+TEST(Inspect, DxfPiecesSizesSeamProposalAndSeamFiles) {
+  TRYON_REQUIRE_SHARED("patterns/dxf/WM_SLIM_TANK.DXF");
+  const fs::path data = tryon::test::shared_data() / "patterns/dxf";
+  for (const auto& e : fs::directory_iterator(data)) {
+    if (e.path().extension() == ".md") continue;
+    const CommandResult r = run("inspect " + q(e.path()) + " --json --resolution-cm 3");
+    EXPECT_EQ(r.code, 0) << e.path() << "\n" << r.err;
+    const json doc = json::parse(r.out);
+    EXPECT_EQ(doc["format"], "dxf");
+    EXPECT_FALSE(doc["dxf"]["sizes"].empty()) << e.path();
+  }
+  const fs::path dir = temp_dir("dxf");
+  const CommandResult r = run("inspect " + q(data / "WM_SLIM_TANK.DXF") + " --avatar " + q(kBody) + " --json --write-seams " +
+                              q(dir / "tank.seams.json") + " --preview " + q(dir / "placed.png"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  const json& d = doc["dxf"];
+  EXPECT_EQ(d["units"], "ENGLISH");
+  EXPECT_EQ(d["size"], "36");
+  EXPECT_EQ(d["sizes"].size(), 14u);
+  ASSERT_EQ(d["pieces"].size(), 2u);
+  for (const json& p : d["pieces"]) {
+    EXPECT_NEAR(p["width_cm"].get<double>(), 62.7, 0.5);  // along the grain, before unfolding
+    EXPECT_FALSE(p["notches"].empty());
+    EXPECT_TRUE(p["fold_line"].get<bool>());
+  }
+  EXPECT_EQ(d["seams_source"], "proposed");
+  EXPECT_EQ(d["seams"]["seams"].size(), 4u);
+  EXPECT_EQ(doc["stitches"], 4);
+  EXPECT_TRUE(fs::exists(dir / "placed.png"));
+  // The saved proposal, with one seam removed, is what the next run sews.
+  json seams = json::parse(std::ifstream(dir / "tank.seams.json"));
+  EXPECT_EQ(seams, d["seams"]);
+  seams["seams"].erase(seams["seams"].begin());
+  std::ofstream(dir / "edited.json") << seams.dump();
+  const CommandResult r2 = run("inspect " + q(data / "WM_SLIM_TANK.DXF") + " --json --seams " + q(dir / "edited.json"));
+  ASSERT_EQ(r2.code, 0) << r2.err;
+  EXPECT_EQ(json::parse(r2.out)["stitches"], 3);
+  // A bad seam file, an unknown size and hostile DXF are bad input (exit 2), named.
+  std::ofstream(dir / "bad.json") << R"({"seams": [{"a": {"panel": "NOPE", "from": "c0", "to": "c1"}, "b": {}}]})";
+  std::ofstream(dir / "hostile.dxf") << "0\nSECTION\n2\nBLOCKS\n0\nBLOCK\n2\nX_M\n0\nPOINT\n8\n1\n10\nnan\n";
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {"--seams " + q(dir / "bad.json"), "NOPE"},
+      {"--size XXL", "no size 'XXL'"},
+  };
+  for (const auto& [args, fragment] : bad) {
+    const CommandResult b = run("inspect " + q(data / "WM_SLIM_TANK.DXF") + " " + args);
+    EXPECT_EQ(b.code, 2) << args;
+    EXPECT_NE(b.err.find(fragment), std::string::npos) << b.err;
+  }
+  const CommandResult h = run("inspect " + q(dir / "hostile.dxf"));
+  EXPECT_EQ(h.code, 2);
+  EXPECT_NE(h.err.find("hostile.dxf"), std::string::npos) << h.err;
+  fs::remove_all(dir);
+}
