@@ -204,12 +204,13 @@ Piece make_piece(const Block& b, const Transform& t, double metres, const Reader
       else if (key == "QUANTITY") {
         // AAMA: "2"; ASTM: "as drawn,flipped", e.g. "1,1" for a left and right pair.
         const auto comma = value.find(',');
+        const std::string& quantity = value;  // a lambda may not capture a structured binding in clang 14
         auto count = [&](const std::string& v) {
           char* end = nullptr;
           const std::string t = trim(v);
           const long q = std::strtol(t.c_str(), &end, 10);
           if (t.empty() || *end != '\0' || q < 0 || q > 1000)
-            fail(r.source, e.line, "block '" + b.name + "': Quantity '" + value + "' is not a count from 0 to 1000 (or 'n,m')");
+            fail(r.source, e.line, "block '" + b.name + "': Quantity '" + quantity + "' is not a count from 0 to 1000 (or 'n,m')");
           return static_cast<int>(q);
         };
         piece.quantity_given = true;
