@@ -15,18 +15,33 @@ struct CommandResult {
   std::string out, err;
 };
 
+/// Runs a shell command: its standard output and its wait status (pclose's).
+struct ShellResult {
+  bool started = false;
+  std::string out;
+  int status = -1;
+};
+inline ShellResult run_shell(const std::string& cmd) {
+  ShellResult r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  r.started = true;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  r.status = ::pclose(p);
+  return r;
+}
+
 inline CommandResult run_tryon(const std::string& args) {
   const std::filesystem::path err_file =
       std::filesystem::temp_directory_path() / ("tryon_stderr_" + std::to_string(::getpid()));
   const std::string cmd = std::string(TRYON_BIN) + " " + args + " 2>" + err_file.string();
   CommandResult r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const ShellResult sh = run_shell(cmd);
+  if (!sh.started) return r;
+  r.out = sh.out;
+  r.code = WIFEXITED(sh.status) ? WEXITSTATUS(sh.status) : -1;
   std::ifstream e(err_file);
   r.err.assign(std::istreambuf_iterator<char>(e), {});
   std::filesystem::remove(err_file);

@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "apps/run_tryon.hpp"
+
 namespace tryon::test {
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -38,12 +40,10 @@ inline BoundedResult run_bounded(const std::string& args, int seconds = 60) {
   cmd += "exec timeout -s KILL " + std::to_string(seconds) + " " + std::string(TRYON_BIN) + " " + args + " 2>" +
          err_file.string();
   BoundedResult r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(p);
+  const ShellResult sh = run_shell(cmd);
+  if (!sh.started) return r;
+  r.out = sh.out;
+  const int status = sh.status;
   if (WIFEXITED(status)) {
     r.code = WEXITSTATUS(status);
     r.timed_out = r.code == 137;  // timeout's report of a child killed by SIGKILL
