@@ -396,6 +396,28 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     while (zone[i] != i) i = zone[i] = zone[zone[i]];
     return i;
   };
+  // The particles of the cloth pairs that would pass through each other, 4 a hit; pairs meeting at a seam by design, or already tangled at the frame's
+  // start (holding them back would hold the tangle forever; the repulsion separates them), are
+  // left out.
+  auto self_hit_particles = [&](const collision::MovingMesh& cloth, std::vector<int>& out) {
+    const collision::ContinuousResult self_hits = collision::continuous_self_collisions(cloth);
+    auto tangled = [&](std::initializer_list<int> ps) {
+      for (int p : ps)
+        if (m.tangled[p]) return true;
+      return false;
+    };
+    for (const auto& h : self_hits.vertex_face) {
+      const int t0 = m.cloth_F(h.triangle, 0), t1 = m.cloth_F(h.triangle, 1), t2 = m.cloth_F(h.triangle, 2);
+      if (m.across_seam({h.vertex}, {t0, t1, t2}) || tangled({h.vertex, t0, t1, t2})) continue;
+      out.insert(out.end(), {h.vertex, t0, t1, t2});
+    }
+    for (const auto& h : self_hits.edge_edge) {
+      const int a0 = m.cloth_topo.edges(h.edge_a, 0), a1 = m.cloth_topo.edges(h.edge_a, 1);
+      const int b0 = m.cloth_topo.edges(h.edge_b, 0), b1 = m.cloth_topo.edges(h.edge_b, 1);
+      if (m.across_seam({a0, a1}, {b0, b1}) || tangled({a0, a1, b0, b1})) continue;
+      out.insert(out.end(), {a0, a1, b0, b1});
+    }
+  };
   const Points3 v_start = v_new;
   bool settled = false;
   for (int round = 0; round < s.failsafe_rounds; ++round) {
@@ -435,35 +457,13 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
         continue;
       for (int k = 0; k < 2; ++k) slide_back(m.cloth_topo.edges(h.edge_a, k), m.edge_normal.row(h.edge_b));
     }
-    if (s.self_collision) {
-      const collision::ContinuousResult self_hits = collision::continuous_self_collisions(cloth);
-      // Particles already tangled (an edge through a triangle at the start of the frame) are let
-      // move: holding them back would hold the tangle forever; the repulsion separates them.
-      auto tangled = [&](std::initializer_list<int> ps) {
-        for (int p : ps)
-          if (m.tangled[p]) return true;
-        return false;
-      };
-      for (const auto& h : self_hits.vertex_face) {
-        if (m.across_seam({h.vertex}, {m.cloth_F(h.triangle, 0), m.cloth_F(h.triangle, 1), m.cloth_F(h.triangle, 2)}))
-          continue;
-        if (tangled({h.vertex, m.cloth_F(h.triangle, 0), m.cloth_F(h.triangle, 1), m.cloth_F(h.triangle, 2)})) continue;
-        involved.push_back(h.vertex);
-        for (int k = 0; k < 3; ++k) involved.push_back(m.cloth_F(h.triangle, k));
-      }
-      for (const auto& h : self_hits.edge_edge) {
-        const int a0 = m.cloth_topo.edges(h.edge_a, 0), a1 = m.cloth_topo.edges(h.edge_a, 1);
-        const int b0 = m.cloth_topo.edges(h.edge_b, 0), b1 = m.cloth_topo.edges(h.edge_b, 1);
-        if (m.across_seam({a0, a1}, {b0, b1}) || tangled({a0, a1, b0, b1})) continue;
-        for (int e : {h.edge_a, h.edge_b})
-          involved.push_back(m.cloth_topo.edges(e, 0)), involved.push_back(m.cloth_topo.edges(e, 1));
-      }
-    }
+    if (s.self_collision) self_hit_particles(cloth, involved);
     int changed = slid;
-    for (std::size_t k = 0; k + 1 < involved.size(); k += 2) {
-      const int a = find(involved[k]), b = find(involved[k + 1]);
-      if (a != b) zone[std::max(a, b)] = std::min(a, b);
-    }
+    for (std::size_t k = 0; k + 3 < involved.size(); k += 4)  // one hit: its 4 particles in one zone
+      for (std::size_t j = 1; j < 4; ++j) {
+        const int a = find(involved[k]), b = find(involved[k + j]);
+        if (a != b) zone[std::max(a, b)] = std::min(a, b);
+      }
     if (!involved.empty()) {
       // Mean momentum and mass of every zone touched this round.
       std::map<int, std::pair<Vec3, double>> sums;  // root -> (Σ m v, Σ m); inf mass when pinned
@@ -513,14 +513,9 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     const collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
     bool clear = body_hits.vertex_face.empty() && body_hits.face_vertex.empty() && body_hits.edge_edge.empty();
     if (clear && s.self_collision) {
-      const collision::ContinuousResult self_hits = collision::continuous_self_collisions(cloth);
-      for (const auto& h : self_hits.vertex_face)
-        clear = clear && (m.across_seam({h.vertex}, {m.cloth_F(h.triangle, 0), m.cloth_F(h.triangle, 1),
-                                                     m.cloth_F(h.triangle, 2)}) ||
-                          m.tangled[h.vertex]);
-      for (const auto& h : self_hits.edge_edge)
-        clear = clear && m.across_seam({m.cloth_topo.edges(h.edge_a, 0), m.cloth_topo.edges(h.edge_a, 1)},
-                                       {m.cloth_topo.edges(h.edge_b, 0), m.cloth_topo.edges(h.edge_b, 1)});
+      std::vector<int> left;
+      self_hit_particles(cloth, left);
+      clear = left.empty();
     }
     if (!clear) {
       x_new = x_prev;
