@@ -6,21 +6,46 @@
 #include "core/error.hpp"
 #include "core/logger.hpp"
 #include "core/mesh_io.hpp"
+#include "garments/dxf_arrange.hpp"
+#include "garments/dxf_pieces.hpp"
+#include "garments/dxf_reader.hpp"
 #include "garments/garment_builder.hpp"
 #include "garments/garmentcode_reader.hpp"
 #include "garments/validate.hpp"
 
 namespace tryon::fuzz {
 
+namespace {
+
+/// Validates and, when valid, meshes a pattern as `tryon inspect` does (coarse; InputError passes).
+void build_if_valid(const garments::Pattern& pattern) {
+  if (!garments::validate_pattern(pattern).ok()) return;
+  garments::BuildOptions options;
+  options.resolution_m = 0.05;      // coarse: the outline work is the same, the fill is cheap
+  options.max_triangles = 200'000;  // larger work is refused with InputError, as the CLI does
+  options.body_height_m = 1.7;      // as with a body (the 2021 templates are lifted by it)
+  garments::build_garment(pattern, options);
+}
+
+}  // namespace
+
 void garmentcode(std::string_view bytes) {
   try {
-    const garments::Pattern pattern = garments::parse_garmentcode(std::string(bytes), "fuzz.json");
-    if (!garments::validate_pattern(pattern).ok()) return;
-    garments::BuildOptions options;
-    options.resolution_m = 0.05;      // coarse: the outline work is the same, the fill is cheap
-    options.max_triangles = 200'000;  // larger work is refused with InputError, as the CLI does
-    options.body_height_m = 1.7;      // as with a body (the 2021 templates are lifted by it)
-    garments::build_garment(pattern, options);
+    build_if_valid(garments::parse_garmentcode(std::string(bytes), "fuzz.json"));
+  } catch (const InputError&) {
+  }
+}
+
+void dxf(std::string_view bytes) {
+  namespace dxf = garments::dxf;
+  try {
+    const dxf::DxfPattern parsed = dxf::parse_dxf(std::string(bytes), "fuzz.dxf");
+    const dxf::CutPattern cut = dxf::cut_pieces(parsed);
+    std::vector<std::string> notes;
+    const std::vector<dxf::Seam> seams = dxf::propose_seams(cut, notes);
+    garments::Pattern pattern = dxf::to_pattern(cut, seams, "fuzz");
+    dxf::arrange(pattern, cut, dxf::proportional_landmarks(1.72), TriMesh{}, notes);
+    build_if_valid(pattern);
   } catch (const InputError&) {
   }
 }

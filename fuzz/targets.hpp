@@ -15,6 +15,11 @@ void garmentcode(std::string_view bytes);
 /// else m); the rest is the file, through read_obj_mesh and make_avatar.
 void body_obj(std::string_view bytes);
 
+/// DXF-AAMA / ASTM D6673 text through what `tryon inspect` and `tryon drape` do with a DXF that
+/// has no seam file: parse_dxf, cut_pieces (sample size), propose_seams, to_pattern, arrange for
+/// a 1.72 m body, validate_pattern and, when valid, build_garment (5 cm).
+void dxf(std::string_view bytes);
+
 /// Silences the logger (odd inputs log warnings, and logging slows fuzzing down).
 void quiet();
 

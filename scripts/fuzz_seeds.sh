@@ -4,13 +4,14 @@
 #   garmentcode_fuzzer: every JSON under ../shared/data/patterns and tests/hostile/patterns;
 #   body_obj_fuzzer:    each OBJ under ../shared/data/avatars cut to its first 1500 vertices (and the
 #                       faces among them), and tests/hostile/bodies/*.obj, each behind the target's
-#                       mode byte (0: Y up, unit detected; 1: Z up).
+#                       mode byte (0: Y up, unit detected; 1: Z up);
+#   dxf_fuzzer:         every DXF under ../shared/data/patterns/dxf and tests/hostile/patterns.
 # usage: scripts/fuzz_seeds.sh OUTDIR   (TRYON_SHARED_DATA overrides ../shared/data)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: fuzz_seeds.sh OUTDIR}
 shared=${TRYON_SHARED_DATA:-../shared/data}
-mkdir -p "$out/garmentcode_fuzzer" "$out/body_obj_fuzzer"
+mkdir -p "$out/garmentcode_fuzzer" "$out/body_obj_fuzzer" "$out/dxf_fuzzer"
 [ -d "$shared" ] || echo "fuzz_seeds: $shared not found; hand-written seeds only" >&2
 
 n=0
@@ -36,4 +37,8 @@ done < <(find "$shared/avatars" -name '*.obj' -print0 2>/dev/null)
 for f in tests/hostile/bodies/*.obj; do
   { printf '\x00'; cat "$f"; } > "$out/body_obj_fuzzer/hostile_$(basename "$f")"
 done
-echo "fuzz_seeds: $(ls "$out/garmentcode_fuzzer" | wc -l) GarmentCode seeds, $(ls "$out/body_obj_fuzzer" | wc -l) body seeds in $out"
+n=0
+while IFS= read -r -d '' f; do
+  cp "$f" "$out/dxf_fuzzer/$(printf '%03d' $n)_$(basename "$f")"; n=$((n + 1))
+done < <(find "$shared/patterns" tests/hostile/patterns -iname '*.dxf' -print0 2>/dev/null)
+echo "fuzz_seeds: $(ls "$out/garmentcode_fuzzer" | wc -l) GarmentCode seeds, $(ls "$out/body_obj_fuzzer" | wc -l) body seeds, $(ls "$out/dxf_fuzzer" | wc -l) DXF seeds in $out"

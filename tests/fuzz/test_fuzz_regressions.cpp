@@ -63,3 +63,8 @@ TEST(FuzzRegressions, BodyObjFindingsAndHostileBodiesAreReadOrRefused) {
     replayed += replay(files_in(kHostile / "bodies", ".obj"), tryon::fuzz::body_obj, std::string(mode, 1));
   EXPECT_GT(replayed, 60);
 }
+
+TEST(FuzzRegressions, DxfFindingsAndHostileDxfAreReadOrRefused) {
+  const int findings = replay(files_in(kRegressions / "dxf"), tryon::fuzz::dxf);
+  EXPECT_GE(findings + replay(files_in(kHostile / "patterns", ".dxf"), tryon::fuzz::dxf), 10);
+}

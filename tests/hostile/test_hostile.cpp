@@ -137,6 +137,17 @@ const std::vector<Case>& pattern_cases() {
       {"curve_wrong_params.json", {"2 control points"}},
       {"huge_curvature.json", {"not a garment"}},
       {"curve_loops_back.json", {"crosses itself"}},
+      // DXF-AAMA / ASTM D6673 (valid_one_piece.dxf is the file the broken ones start from).
+      {"dxf_bad_group_code.dxf", {"group code"}},
+      {"dxf_binary.dxf", {"binary DXF"}},
+      {"dxf_block_never_ends.dxf", {"no ENDBLK"}},
+      {"dxf_truncated.dxf", {"no ENDBLK", "truncated"}},
+      {"dxf_huge_coordinate.dxf", {"out of range"}},
+      {"dxf_nan_coordinate.dxf", {"not a finite number"}},
+      {"dxf_insert_of_missing_block.dxf", {"does not define"}},
+      {"dxf_no_blocks.dxf", {"no BLOCKS"}},
+      {"dxf_two_point_boundary.dxf", {"at least 3"}},
+      {"dxf_unknown_unit.dxf", {"unknown unit"}},
   };
   return cases;
 }
@@ -176,6 +187,12 @@ TEST(Hostile, ValidBaselineIsAcceptedByInspect) {
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["panels"], 2);
   EXPECT_EQ(doc["stitches"], 1);
+}
+
+TEST(Hostile, ValidDxfBaselineIsAcceptedByInspect) {
+  const BoundedResult r = run_bounded("inspect " + q(corpus() / "patterns" / "valid_one_piece.dxf") + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["panels"], 1);
 }
 
 TEST(Hostile, CircleRadiusBelowHalfTheChordIsDrawnAsAHalfCircleWithAWarning) {
