@@ -309,3 +309,21 @@ Landmarks find_landmarks(const TriMesh& body) {
 }
 
 }  // namespace tryon::avatars
+
+namespace tryon::avatars {
+
+std::vector<char> arm_vertices(const TriMesh& body, const Landmarks& landmarks) {
+  std::vector<char> arm(static_cast<std::size_t>(body.V.rows()), 0);
+  if (!landmarks.left.found || !landmarks.right.found) return arm;
+  for (Eigen::Index i = 0; i < body.V.rows(); ++i) {
+    const Vec3 p = body.V.row(i).transpose();
+    for (const ArmLandmarks* a : {&landmarks.left, &landmarks.right}) {
+      const Vec3 r = p - a->axis_point;
+      const double t = r.dot(a->direction);
+      if (t > 0 && (r - t * a->direction).norm() < 2.5 * a->radius_m) arm[static_cast<std::size_t>(i)] = 1;
+    }
+  }
+  return arm;
+}
+
+}  // namespace tryon::avatars

@@ -53,6 +53,11 @@ std::vector<CutLoop> cut_loops(const TriMesh& body, double y);
 /// The same for the plane {p : p[axis] = value} (axis 0 = x, 1 = y, 2 = z).
 std::vector<CutLoop> cut_loops(const TriMesh& body, int axis, double value);
 
+/// Per body vertex: 1 when it lies on an arm or hand below the armpit, i.e. beyond the arm's
+/// axis point along its direction and within 2.5 arm radii of its axis (hands are wider than
+/// the upper arm). All zeros when an arm was not found.
+std::vector<char> arm_vertices(const TriMesh& body, const Landmarks& landmarks);
+
 /// Finds the landmarks; what could not be found is named in `warnings` and estimated from
 /// human proportions of the height instead.
 Landmarks find_landmarks(const TriMesh& body);

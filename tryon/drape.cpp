@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "avatars/landmarks.hpp"
 #include "cloth/cloth_model.hpp"
 #include "cloth/contact.hpp"
 #include "cloth/simulator.hpp"
@@ -31,6 +32,28 @@ json range_json(const Eigen::VectorXd& v) {
   const outputs::Range r = outputs::range_of(v);
   return json{{"min", std::isfinite(r.min) ? json(r.min) : json(nullptr)},
               {"max", std::isfinite(r.max) ? json(r.max) : json(nullptr)}};
+}
+
+/// The body the cloth collides with. A garment placed wholly below the armpits (skirts,
+/// trousers) ignores the arms and hands, as GarmentCode's simulation filters body parts by
+/// garment [Korosteleva et al. 2023]: an A-pose hand beside the hips otherwise catches the
+/// hem or a side seam while it closes. The checker still judges against the whole body.
+TriMesh contact_body_for(const garments::GarmentMesh& garment, const TriMesh& body) {
+  const avatars::Landmarks lm = avatars::find_landmarks(body);
+  if (!lm.left.found || !lm.right.found || garment.V.rows() == 0) return body;
+  if (garment.V.col(1).maxCoeff() > lm.armpit_y - 0.05) return body;
+  const std::vector<char> arm = avatars::arm_vertices(body, lm);
+  std::vector<int> kept;
+  for (Eigen::Index f = 0; f < body.F.rows(); ++f)
+    if (!(arm[body.F(f, 0)] && arm[body.F(f, 1)] && arm[body.F(f, 2)])) kept.push_back(static_cast<int>(f));
+  if (kept.size() == static_cast<std::size_t>(body.F.rows())) return body;
+  TriMesh out;
+  out.V = body.V;
+  out.F.resize(static_cast<Eigen::Index>(kept.size()), 3);
+  for (std::size_t k = 0; k < kept.size(); ++k) out.F.row(static_cast<Eigen::Index>(k)) = body.F.row(kept[k]);
+  logger().info("contact: a garment below the armpits ignores the arms ({} of {} body triangles)",
+                body.F.rows() - out.F.rows(), body.F.rows());
+  return out;
 }
 
 }  // namespace
@@ -98,7 +121,8 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   cloth::ContactSettings csettings;
   csettings.friction = material.friction;
   csettings.self_collision = o.self_collision;
-  cloth::Contact contact(body.mesh, model, csettings, seam_particles);
+  const TriMesh contact_body = contact_body_for(garment, body.mesh);
+  cloth::Contact contact(contact_body, model, csettings, seam_particles);
   // Sewing happens around a slimmer body (limbs thin, torso a little smaller) that grows back
   // once the seams are closed, pushing the sewn garment out with it.
   const double inset =

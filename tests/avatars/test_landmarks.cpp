@@ -1,6 +1,10 @@
 // Body landmarks from horizontal cuts, on the shared GarmentCode and MakeHuman bodies.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
 #include "avatars/avatar.hpp"
 #include "avatars/landmarks.hpp"
 #include "test_data.hpp"
@@ -57,6 +61,30 @@ TEST(Landmarks, SharedBodiesHaveArmsTorsoAndLegsInOrder) {
     EXPECT_GT(L.left_leg.radius_m, L.left.radius_m);
     EXPECT_GT(L.hip_half_width, 0.1);
   }
+}
+
+// The arm vertices from the shape agree with GarmentCode's hand-made segmentation of its body
+// (ggg_body_segmentation.json: vertex ids per part): nearly every arm vertex below the armpits is
+// found, and hardly any torso or leg vertex is taken for an arm.
+TEST(Landmarks, ArmVerticesAgreeWithGarmentCodeSegmentation) {
+  TRYON_REQUIRE_SHARED("avatars/garmentcode/ggg_body_segmentation.json");
+  const Avatar body = load_avatar(tryon::test::shared_data_path("avatars/garmentcode/mean_all.obj"));
+  const Landmarks L = find_landmarks(body.mesh);
+  const std::vector<char> arm = arm_vertices(body.mesh, L);
+  std::ifstream in(tryon::test::shared_data_path("avatars/garmentcode/ggg_body_segmentation.json"));
+  const nlohmann::json seg = nlohmann::json::parse(in);
+  int arm_below = 0, arm_found = 0, other = 0, other_taken = 0;
+  for (const char* part : {"left_arm", "right_arm"})
+    for (int v : seg[part]) {
+      if (body.mesh.V(v, 1) > L.armpit_y - 0.05) continue;  // the shoulder is the torso's too
+      ++arm_below;
+      arm_found += arm[v];
+    }
+  for (const char* part : {"body", "left_leg", "right_leg"})
+    for (int v : seg[part]) ++other, other_taken += arm[v];
+  ASSERT_GT(arm_below, 2000);
+  EXPECT_GT(arm_found, 0.97 * arm_below) << arm_found << " of " << arm_below;
+  EXPECT_LT(other_taken, 0.01 * other) << other_taken << " of " << other;
 }
 
 TEST(Landmarks, TPoseArmsAreFoundByVerticalCuts) {
