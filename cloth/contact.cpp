@@ -38,6 +38,11 @@ struct Contact::Impl {
   // Sewing.
   Segments seams;                         // |S|×2 particle pairs
   std::vector<char> seam_closed;          // |S|
+  Segments closed_pairs;                  // the rows of `seams` closed so far
+  // Body contacts of the current step (cloth vertex near a body triangle): outward normal.
+  std::vector<char> in_contact;
+  Points3 contact_normal, x_before_limit;
+  Points3 resting_normal;  // contact_normal where in_contact, else zero (for the integrator)
   std::vector<std::vector<int>> partners;  // per particle: the particles it is sewn to
   std::vector<char> tangled;               // per particle: in a cloth self-intersection at frame start
 
@@ -151,7 +156,19 @@ void Contact::set_self_collision(bool on) { impl_->settings.self_collision = on;
 
 void Contact::set_friction(double mu) { impl_->settings.friction = mu; }
 
+void Contact::set_strain_limit_sweeps(int sweeps) { impl_->settings.strain_limit_sweeps = sweeps; }
+
 int Contact::num_seam_pairs() const { return static_cast<int>(impl_->seams.rows()); }
+
+const Segments* Contact::joined_particles() const {
+  return impl_->closed_pairs.rows() > 0 ? &impl_->closed_pairs : nullptr;
+}
+
+const Points3* Contact::resting_normals() const {
+  return impl_->resting_normal.rows() > 0 ? &impl_->resting_normal : nullptr;
+}
+
+double Contact::body_friction() const { return impl_->settings.friction; }
 
 int Contact::closed_seam_pairs() const {
   return static_cast<int>(std::count(impl_->seam_closed.begin(), impl_->seam_closed.end(), 1));
@@ -262,7 +279,11 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     const int a = m.seams(k, 0), b = m.seams(k, 1);
     const Vec3 d = x_new.row(b) - x_new.row(a);
     const double len = d.norm();
-    if (len < s.sew_distance) m.seam_closed[k] = 1;
+    if (len < s.sew_distance && !m.seam_closed[k]) {
+      m.seam_closed[k] = 1;
+      m.closed_pairs.conservativeResize(m.closed_pairs.rows() + 1, 2);
+      m.closed_pairs.row(m.closed_pairs.rows() - 1) = m.seams.row(k);
+    }
     const double wa = model.inv_mass[a], wb = model.inv_mass[b];
     // Pairs already coincident keep their own velocities (see the issue note).
     if (!m.seam_closed[k] || wa + wb <= 0 || len == 0) continue;
@@ -275,6 +296,8 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   }
 
   // 1. Body proximity.
+  m.in_contact.assign(n, 0);
+  m.contact_normal.resize(n, 3);
   m.cloth_bvh.refit(x_new, m.cloth_F);
   const double reach = s.thickness + std::min(max_disp, 0.05);
   {
@@ -296,6 +319,8 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       const Vec3 dir = (signed_dist > 1e-12 && h.distance > 1e-12) ? Vec3((x - h.point) / h.distance) : nrm;
       x_new.row(v) = (h.point + s.thickness * dir).transpose();
       contact_velocity(v_new.row(v), dir, s.friction);
+      m.in_contact[v] = 1;
+      m.contact_normal.row(v) = dir.transpose();
       ++stats_.body_contacts;
     }
     // Body vertices poking into cloth triangles: push the triangle out along the body normal.
@@ -318,6 +343,24 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     // cloth edges off every body edge closer than the thickness (nearly parallel edges give
     // ill-defined closest points) held sewing seams open (measured: skirt_2_panels at 3 cm,
     // 19-21 of 48 seam pairs closed with it, 46 of 48 without, and no intersection either way).
+  }
+
+  // 1b. Strain limiting on the body [Provot 1995, with the contacts as constraints]: the
+  //     simulator limited the strain before contact, and the body's push-out can stretch the
+  //     cloth again (a band too tight for where it is, pushed outward). Sweeps of the same
+  //     projection follow in which a particle held by the body may not move into it (the inward
+  //     part of its correction is dropped, friction holds it against the tangential rest), so
+  //     such a band slides along the body to where it fits instead of stretching without
+  //     limit; closed seam pairs move as one. Velocities change by the same displacement / dt.
+  if (s.strain_limit_sweeps > 0 && model.material.strain_limit > 0) {
+    m.x_before_limit = x_new;
+    StrainLimitConstraints on_body;
+    on_body.joined = &m.closed_pairs;
+    on_body.on_body = &m.in_contact;
+    on_body.body_normal = &m.contact_normal;
+    on_body.friction = s.friction;
+    limit_strain(model, model.material.strain_limit, x_new, s.strain_limit_sweeps, 1e-4, on_body);
+    v_new += (x_new - m.x_before_limit) / dt;
   }
 
   // 2. Self repulsion: inelastic, position and velocity, weighted by inverse mass.
@@ -524,6 +567,9 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     }
   }
   stats_.failsafe_reverts += std::count(reverted.begin(), reverted.end(), 1);
+  m.resting_normal = Points3::Zero(n, 3);
+  for (int i = 0; i < n; ++i)
+    if (m.in_contact[i]) m.resting_normal.row(i) = m.contact_normal.row(i);
   stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -10,6 +10,7 @@
 //     removed and their tangential velocity reduced by Coulomb friction [Bridson, Fedkiw &
 //     Anderson 2002, §7]; body vertices and edges that poke into the cloth push the cloth
 //     triangle or edge away, spread by barycentric weights;
+//  1b. strain limiting again [Provot 1995], particles on the body kept from moving into it;
 //  2. self proximity within self_thickness: vertex–triangle and edge–edge pairs are pushed
 //     apart to self_thickness and their approaching normal velocity removed (inelastic
 //     repulsion, ibid. §7.1), a few sweeps;
@@ -35,6 +36,8 @@ struct ContactSettings {
   bool self_collision = true;
   int self_sweeps = 3;
   int failsafe_rounds = 8;
+  /// Strain-limiting sweeps after the body push-out, body contacts as constraints (0: none).
+  int strain_limit_sweeps = 20;
   double max_speed = 2.0;          ///< m/s: faster particles are slowed (a numerical guard)
 };
 
@@ -82,10 +85,17 @@ class Contact : public ContactStage {
   /// Whether a step of the current frame ran out of fail-safe rounds and stopped cloth that
   /// wanted to move: such a frame is not evidence of rest.
   bool held_back() const override { return unsettled_this_frame_ > 0; }
+  /// The closed seam pairs (held together for good).
+  const Segments* joined_particles() const override;
+  /// The body contacts of the last step (normals of the particles the body pushed out).
+  const Points3* resting_normals() const override;
+  double body_friction() const override;
   /// Turns self-collision on or off (off while sewing: the panels' edges must meet).
   void set_self_collision(bool on);
   /// Sets the Coulomb coefficient against the body (0 while sewing: panels slide into place).
   void set_friction(double mu);
+  /// Sets the sweeps of strain limiting on the body (ContactSettings::strain_limit_sweeps).
+  void set_strain_limit_sweeps(int sweeps);
   int num_seam_pairs() const;
   /// Largest distance between the particles of a seam pair now (0 without seams).
   double seam_gap(ConstRef<Points3> x) const;

@@ -152,6 +152,7 @@ struct ImplicitEuler::Impl {
   // Value offsets of each 3×3 block: offsets[slot][r] = index in A.valuePtr() of (r, 0).
   std::vector<std::array<int, 3>> offsets;
   std::vector<int> diag_slot;                    // |P|
+  std::vector<std::array<int, 2>> block_rc;      // per slot: (row particle, column particle)
   std::vector<std::array<int, 2>> spring_slot;   // |S| (a,b), (b,a)
   std::vector<std::array<int, 16>> hinge_slot;   // |H| (i,j) row-major
   std::vector<Mat3> blocks;
@@ -197,6 +198,9 @@ struct ImplicitEuler::Impl {
       }
     }
     outer[3 * np] = 9 * nblocks;
+    block_rc.resize(nblocks);
+    for (int p = 0; p < np; ++p)
+      for (std::size_t k = 0; k < nbr[p].size(); ++k) block_rc[row_start[p] + k] = {p, nbr[p][k]};
     auto slot = [&](int i, int j) {
       const auto it = std::lower_bound(nbr[i].begin(), nbr[i].end(), j);
       return row_start[i] + static_cast<int>(it - nbr[i].begin());
@@ -222,7 +226,7 @@ ImplicitEuler::ImplicitEuler(const ClothModel& model, Settings settings)
 ImplicitEuler::~ImplicitEuler() = default;
 
 void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, ForceWorkspace& ws,
-                         Points3& x_new, Points3& v_new) {
+                         Points3& x_new, Points3& v_new, const Points3* resting, double friction) {
   Impl& I = *impl_;
   if (I.np != m.num_particles()) throw std::logic_error("ImplicitEuler: model changed size");
   const int np = I.np;
@@ -275,6 +279,31 @@ void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, Fo
       b.segment<3>(3 * p) = (h * f.row(p) + h2 * Kv.row(p)).transpose();
     }
   }
+  // Resting contacts [Baraff & Witkin 1998, §5.3]: S_p = I − n nᵀ for a particle pushed into
+  // the body; the system becomes S A S + (I − S) M, b → S b (still symmetric positive definite),
+  // so Δv has no component along n for those particles.
+  std::vector<char> held;
+  if (resting) {
+    std::vector<Mat3> S(np, Mat3::Identity());
+    held.assign(np, 0);
+    for (int p = 0; p < np; ++p) {
+      if (pinned(p)) continue;
+      const Vec3 n = resting->row(p).transpose();
+      if (n.squaredNorm() < 0.5 || f.row(p).dot(n) >= 0) continue;
+      S[p] -= n * n.transpose();
+      held[p] = 1;
+    }
+    for (std::size_t k = 0; k < I.blocks.size(); ++k) {
+      const auto [r, c] = I.block_rc[k];
+      if (held[r] || held[c]) I.blocks[k] = S[r] * I.blocks[k] * S[c];
+    }
+    for (int p = 0; p < np; ++p)
+      if (held[p]) {
+        const Vec3 n = resting->row(p).transpose();
+        I.blocks[I.diag_slot[p]] += m.mass[p] * n * n.transpose();
+        b.segment<3>(3 * p) = S[p] * b.segment<3>(3 * p);
+      }
+  }
   double* values = I.A.valuePtr();
   parallel_for(I.blocks.size(), [&](std::size_t k) {
     for (int r = 0; r < 3; ++r)
@@ -306,6 +335,14 @@ void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, Fo
       continue;
     }
     v_new.row(p) = m.v.row(p) + dv.segment<3>(3 * p).transpose();
+    if (!held.empty() && held[p] && friction > 0) {
+      // Coulomb: the tangential velocity loses at most mu · (normal impulse) / m.
+      const Vec3 n = resting->row(p).transpose();
+      const Vec3 v = v_new.row(p).transpose();
+      const Vec3 vt = v - v.dot(n) * n;
+      const double brake = friction * h * -f.row(p).dot(n) / m.mass[p], speed = vt.norm();
+      v_new.row(p) = (speed <= brake ? Vec3(v - vt) : Vec3(v - vt * (brake / speed))).transpose();
+    }
     x_new.row(p) = m.x.row(p) + h * v_new.row(p);
   }
 }

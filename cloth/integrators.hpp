@@ -84,8 +84,15 @@ class ImplicitEuler {
   ImplicitEuler(const ImplicitEuler&) = delete;
   ImplicitEuler& operator=(const ImplicitEuler&) = delete;
 
+  /// One step. `resting` (optional, |P|×3): the outward normal of the body under each particle
+  /// resting on it (zero rows for free particles). A resting particle that the forces push into
+  /// the body gets no velocity change along that normal, solved within the system as in
+  /// [Baraff & Witkin 1998, §5] (filtered: S A S + (I − S) M, S = I − n nᵀ), so tension that
+  /// the body holds does not turn into velocity the contact stage has to take out again. The
+  /// body's normal force on such a particle (the inward part of its force) brakes its
+  /// tangential velocity by Coulomb friction with coefficient `friction`.
   void step(const ClothModel& model, double dt, const Vec3& gravity, ForceWorkspace& ws,
-            Points3& x_new, Points3& v_new);
+            Points3& x_new, Points3& v_new, const Points3* resting = nullptr, double friction = 0);
   const Stats& last_stats() const { return stats_; }
 
  private:

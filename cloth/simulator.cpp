@@ -87,7 +87,8 @@ bool Simulator::step(double dt, std::string* why) {
   if (settings_.integrator == IntegratorKind::explicit_euler) {
     explicit_euler_step(model_, dt, gravity, ws_, x_new_, v_new_);
   } else {
-    implicit_->step(model_, dt, gravity, ws_, x_new_, v_new_);
+    implicit_->step(model_, dt, gravity, ws_, x_new_, v_new_, contact_ ? contact_->resting_normals() : nullptr,
+                    contact_ ? contact_->body_friction() : 0.0);
     cg_iterations_frame_ += implicit_->last_stats().cg_iterations;
   }
   degenerate_frame_ += ws_.degenerate;
@@ -95,7 +96,9 @@ bool Simulator::step(double dt, std::string* why) {
   if (problem.empty() && settings_.strain_limiting) {
     // [Provot 1995]: positions limited, velocities corrected by the same displacement / dt.
     x_limited_ = x_new_;
-    limit_strain(model_, model_.material.strain_limit, x_limited_, settings_.strain_limit_sweeps);
+    StrainLimitConstraints joined;
+    joined.joined = contact_ ? contact_->joined_particles() : nullptr;
+    limit_strain(model_, model_.material.strain_limit, x_limited_, settings_.strain_limit_sweeps, 1e-4, joined);
     v_new_ += (x_limited_ - x_new_) / dt;
     x_new_.swap(x_limited_);
     problem = check_state(x_new_, v_new_, settings_.explode_speed);

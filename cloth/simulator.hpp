@@ -23,6 +23,14 @@ class ContactStage {
   /// True when the stage stopped cloth during the last frame for want of a resolution (the
   /// simulator then does not take the frame's stillness for rest).
   virtual bool held_back() const { return false; }
+  /// Particle pairs the stage holds together (closed seams), for strain limiting to treat each
+  /// as one particle; null when there are none.
+  virtual const Segments* joined_particles() const { return nullptr; }
+  /// Outward body normals under the particles resting on the body after the last step (|P|×3,
+  /// zero rows for the others), for the implicit integrator's contact filter; null for none.
+  virtual const Points3* resting_normals() const { return nullptr; }
+  /// Coulomb coefficient between the cloth and the body (for the resting contacts).
+  virtual double body_friction() const { return 0; }
   /// Called once per step after integration and strain limiting. May correct the candidate
   /// positions x_new and velocities v_new (|P|×3); x_prev (|P|×3) are the positions at the
   /// start of the step. Must leave pinned particles (model.inv_mass == 0) where they are.

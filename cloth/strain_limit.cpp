@@ -5,9 +5,21 @@
 namespace tryon::cloth {
 
 StrainLimitStats limit_strain(const ClothModel& m, double max_strain, Points3& x, int max_sweeps,
-                              double tolerance) {
+                              double tolerance, const StrainLimitConstraints& c) {
   StrainLimitStats st;
   const Springs& S = m.springs;
+  auto move = [&](int i, Vec3 dx) {
+    if (c.on_body && (*c.on_body)[static_cast<std::size_t>(i)]) {
+      const Vec3 n = c.body_normal->row(i);
+      const double inward = dx.dot(n);
+      if (inward < 0) {
+        const Vec3 tangential = dx - inward * n;
+        const double t = tangential.norm(), stick = c.friction * -inward;
+        dx = t > stick ? Vec3(tangential * (1 - stick / t)) : Vec3::Zero();
+      }
+    }
+    x.row(i) += dx.transpose();
+  };
   for (int sweep = 0; sweep < max_sweeps; ++sweep) {
     ++st.iterations;
     double worst = 0;
@@ -22,9 +34,20 @@ StrainLimitStats limit_strain(const ClothModel& m, double max_strain, Points3& x
       worst = std::max(worst, l / S.rest_now[s] - 1.0 - max_strain);
       // Provot 1995: bring the spring back to its limit length along its direction.
       const Vec3 corr = (l - limit) / l * d / (wa + wb);
-      x.row(a) += (wa * corr).transpose();
-      x.row(b) -= (wb * corr).transpose();
+      move(a, wa * corr);
+      move(b, -wb * corr);
       ++st.corrected;
+    }
+    if (c.joined) {
+      for (Eigen::Index k = 0; k < c.joined->rows(); ++k) {
+        const int a = (*c.joined)(k, 0), b = (*c.joined)(k, 1);
+        const double wa = m.inv_mass[a], wb = m.inv_mass[b];
+        if (wa + wb == 0) continue;
+        // Mass-weighted mean: the lighter (larger inverse mass) end moves more; a pinned end stays.
+        const Vec3 d = (x.row(b) - x.row(a)).transpose();
+        x.row(a) += (wa / (wa + wb) * d).transpose();
+        x.row(b) = x.row(a);
+      }
     }
     st.max_excess = worst;  // measured before this sweep's corrections
     if (worst <= tolerance) break;

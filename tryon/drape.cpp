@@ -164,6 +164,9 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
     sewing.min_frames = 1000000;  // never "static": sewing ends when the seams are closed
     contact.set_self_collision(false);
     contact.set_friction(0.0);
+    // Nor strain limiting on the body: it holds back panel edges the seams must stretch to
+    // close (measured: skirt_2_panels on mean_all at 3 cm, 43 of 48 pairs closed with it).
+    contact.set_strain_limit_sweeps(0);
     cloth::Simulator sew(std::move(model), sewing);
     if (o.contact) sew.set_contact(&contact);
     std::atomic<bool> sewn{false};
@@ -202,6 +205,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
                       1000 * open_gap[st]);
     contact.set_self_collision(o.self_collision);
     contact.set_friction(material.friction);
+    contact.set_strain_limit_sweeps(csettings.strain_limit_sweeps);
   }
   // Phase 2, drape: gravity, self-collision, until static or the frame limit.
   cloth::Simulator sim(std::move(model), ssettings);
