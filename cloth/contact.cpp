@@ -39,10 +39,10 @@ struct Contact::Impl {
   Segments seams;                         // |S|×2 particle pairs
   std::vector<char> seam_closed;          // |S|
   Segments closed_pairs;                  // the rows of `seams` closed so far
-  // Body contacts of the current step (cloth vertex near a body triangle): outward normal.
+  // Body contacts of the current step (cloth vertex near a body triangle): outward normal,
+  // zero rows for the particles not in contact (the integrator's resting contacts).
   std::vector<char> in_contact;
   Points3 contact_normal, x_before_limit;
-  Points3 resting_normal;  // contact_normal where in_contact, else zero (for the integrator)
   std::vector<std::vector<int>> partners;  // per particle: the particles it is sewn to
   std::vector<char> tangled;               // per particle: in a cloth self-intersection at frame start
 
@@ -165,7 +165,7 @@ const Segments* Contact::joined_particles() const {
 }
 
 const Points3* Contact::resting_normals() const {
-  return impl_->resting_normal.rows() > 0 ? &impl_->resting_normal : nullptr;
+  return impl_->contact_normal.rows() > 0 ? &impl_->contact_normal : nullptr;
 }
 
 double Contact::body_friction() const { return impl_->settings.friction; }
@@ -297,7 +297,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
 
   // 1. Body proximity.
   m.in_contact.assign(n, 0);
-  m.contact_normal.resize(n, 3);
+  m.contact_normal.setZero(n, 3);
   m.cloth_bvh.refit(x_new, m.cloth_F);
   const double reach = s.thickness + std::min(max_disp, 0.05);
   {
@@ -567,9 +567,6 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     }
   }
   stats_.failsafe_reverts += std::count(reverted.begin(), reverted.end(), 1);
-  m.resting_normal = Points3::Zero(n, 3);
-  for (int i = 0; i < n; ++i)
-    if (m.in_contact[i]) m.resting_normal.row(i) = m.contact_normal.row(i);
   stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
