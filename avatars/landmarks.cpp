@@ -36,6 +36,14 @@ const CutLoop* beside(const std::vector<CutLoop>& loops, const CutLoop& t, int s
   return nullptr;
 }
 
+// The point at height y of the line along `direction` through the points' mean.
+Vec3 axis_point_at(const std::vector<Vec3>& pts, const Vec3& direction, double y) {
+  Vec3 mean = Vec3::Zero();
+  for (const Vec3& p : pts) mean += p;
+  mean /= static_cast<double>(pts.size());
+  return mean + direction * ((mean.y() - y) / -direction.y());
+}
+
 // Least-squares line through points (as x(y), z(y)); direction pointing down (−y).
 Vec3 fit_down_direction(const std::vector<Vec3>& pts) {
   double my = 0, mx = 0, mz = 0;
@@ -190,11 +198,7 @@ Landmarks find_landmarks(const TriMesh& body) {
     if (centres.size() >= 5) {
       arm.found = true;
       arm.direction = fit_down_direction(centres);
-      // The axis through the centres' mean, taken at the armpits' height.
-      Vec3 mean = Vec3::Zero();
-      for (const Vec3& c : centres) mean += c;
-      mean /= static_cast<double>(centres.size());
-      arm.axis_point = mean + arm.direction * ((mean.y() - L.armpit_y) / -arm.direction.y());
+      arm.axis_point = axis_point_at(centres, arm.direction, L.armpit_y);
       // A horizontal cut of a tilted cylinder is an ellipse with axes r and r / cos(tilt).
       const double c = std::max(0.2, -arm.direction.y());
       arm.radius_m = radius_sum / centres.size() * 2 / (1 + 1 / c);
@@ -292,10 +296,7 @@ Landmarks find_landmarks(const TriMesh& body) {
     if (centres.size() >= 5) {
       leg.found = true;
       leg.direction = fit_down_direction(centres);
-      Vec3 mean = Vec3::Zero();
-      for (const Vec3& c : centres) mean += c;
-      mean /= static_cast<double>(centres.size());
-      leg.axis_point = mean + leg.direction * ((mean.y() - L.crotch_y) / -leg.direction.y());
+      leg.axis_point = axis_point_at(centres, leg.direction, L.crotch_y);
       leg.radius_m = radius_sum / centres.size();
     } else {
       leg.direction = Vec3(0, -1, 0);
