@@ -1,5 +1,5 @@
 #pragma once
-// The fuzz targets' bodies, shared by the libFuzzer binaries (fuzz/*_fuzzer.cpp, TRYON_FUZZ=ON)
+// The fuzz targets' bodies, shared by the libFuzzer binaries (fuzz/fuzzer.cpp, TRYON_FUZZ=ON)
 // and by the regression test that replays every input a fuzzer ever found
 // (tests/fuzz/test_fuzz_regressions.cpp, tests/fuzz_regressions/<target>/*). Each takes raw
 // bytes, runs them through a reader the way the command line does, and returns normally when the
