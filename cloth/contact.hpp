@@ -8,8 +8,8 @@
 //  1. body proximity within thickness + the step's largest displacement: cloth vertices are
 //     put back outside at `thickness` along the body normal, their inward normal velocity
 //     removed and their tangential velocity reduced by Coulomb friction [Bridson, Fedkiw &
-//     Anderson 2002, §7]; body vertices and edges that poke into the cloth push the cloth
-//     triangle or edge away, spread by barycentric weights;
+//     Anderson 2002, §7]; body vertices that poke into the cloth push the cloth triangle
+//     away, spread by barycentric weights, each corner taking the largest push asked of it;
 //  1b. strain limiting again [Provot 1995], particles on the body kept from moving into it;
 //  2. self proximity within self_thickness: vertex–triangle and edge–edge pairs are pushed
 //     apart to self_thickness and their approaching normal velocity removed (inelastic

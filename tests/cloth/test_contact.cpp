@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "cloth/cloth_model.hpp"
 #include "cloth/contact.hpp"
 #include "cloth/material.hpp"
@@ -106,4 +108,44 @@ TEST(Contact, ImpactZoneMovesTogetherInsteadOfFreezing) {
   EXPECT_LT(b_high, 1.0);                           // B was carried down with the zone
   EXPECT_LT(x_new.bottomRows(9).col(1).maxCoeff(), 1.005);  // A kept moving too
   EXPECT_LT(v_new.col(1).maxCoeff(), 0.0);          // the whole zone still falls
+}
+
+TEST(Contact, BodyVerticesUnderOneClothTrianglePushItOnceNotOnceEach) {
+  // A 10×10 cm cloth square (two triangles) 1 mm above a fine 2×2 cm body patch (121 vertices
+  // 2 mm apart, normals +z) under its middle. The cloth's corners are far from the patch, so
+  // only the body vertices poking into the cloth triangles push it: each asks for 1.5 mm (to
+  // the 2.5 mm thickness) spread by barycentric weights, which is at most √3 × 1.5 mm at a
+  // corner. Summed over the hits, the corners went up by several centimetres.
+  TriMesh patch;
+  const int n = 11;
+  patch.V.resize(n * n, 3);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) patch.V.row(j * n + i) << -0.01 + 0.002 * i, -0.01 + 0.002 * j, 0.0;
+  patch.F.resize(2 * (n - 1) * (n - 1), 3);
+  for (int j = 0, f = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      const int a = j * n + i;
+      patch.F.row(f++) << a, a + 1, a + n + 1;
+      patch.F.row(f++) << a, a + n + 1, a + n;
+    }
+  garments::GarmentMesh g;
+  test::add_grid_panel(g, "square", 2, 2, 0.1, 0.1, Vec3(-0.05, -0.05, 0.001));
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ContactSettings settings;
+  settings.self_collision = false;
+  settings.strain_limit_sweeps = 0;
+  Contact contact(patch, model, settings);
+  Points3 x_new = model.x, v_new = Points3::Zero(model.num_particles(), 3);
+  contact.resolve(model, model.x, x_new, v_new, 0.01);
+  const Points3 moved = x_new - model.x;
+  const double delta = settings.thickness - 0.001;
+  EXPECT_GT(moved.col(2).maxCoeff(), 0.1 * delta);                   // the patch did push
+  EXPECT_LE(moved.rowwise().norm().maxCoeff(), std::sqrt(3.0) * delta + 1e-12);
+  EXPECT_NEAR(moved.leftCols(2).norm(), 0.0, 1e-15);                 // along the body normal only
+  // A pushed corner counts as resting on the body (for the integrator's contact filter).
+  const Points3* resting = contact.resting_normals();
+  ASSERT_NE(resting, nullptr);
+  for (int p = 0; p < model.num_particles(); ++p) {
+    if (moved(p, 2) > 0) EXPECT_TRUE(resting->row(p).isApprox(Eigen::RowVector3d(0, 0, 1)));
+  }
 }
