@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The main job on the bundled sample data: the GarmentCode shirt on the GarmentCode body.
-# Writes out/placed.obj (triangulated, placed garment; seams as line elements),
-# out/placed.png (front, side and back view) and out/inspect.json.
+# The main job on the bundled sample data, the GarmentCode body (assets/bodies/mean_all.obj):
+#  - drapes the two-panel skirt at 3 cm until it rests: out/skirt/garment.obj (draped; uv = 2D
+#    panel coordinates), out/skirt/report.json (quality report), out/skirt/preview.png;
+#  - places the shirt (triangulated, seams as line elements; its drape is not clean yet):
+#    out/placed.obj, out/placed.png (front, side and back view) and out/inspect.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 mkdir -p out
+build/apps/tryon drape assets/patterns/skirt_2_panels.json --avatar assets/bodies/mean_all.obj \
+  -o out/skirt --resolution-cm 3 --max-frames 900 --preview
 build/apps/tryon inspect assets/patterns/shirt_mean_specification.json \
   --avatar assets/bodies/mean_all.obj -o out/placed.obj --preview out/placed.png --json > out/inspect.json
 build/apps/tryon inspect assets/patterns/shirt_mean_specification.json --avatar assets/bodies/mean_all.obj -q
-echo "wrote out/placed.obj, out/placed.png, out/inspect.json"
+echo "wrote out/skirt/{garment.obj,report.json,preview.png}, out/placed.obj, out/placed.png, out/inspect.json"
