@@ -222,6 +222,7 @@ struct OptionSpec {
 constexpr OptionSpec kOptions[] = {
     {"resolution_cm", "--resolution-cm", OptionKind::number},
     {"max_frames", "--max-frames", OptionKind::integer},
+    {"substeps", "--substeps", OptionKind::integer},
     {"integrator", "--integrator", OptionKind::text},
     {"material", "--material", OptionKind::path_or_name},
     {"threads", "--threads", OptionKind::integer},
@@ -237,6 +238,12 @@ constexpr OptionSpec kOptions[] = {
     {"size", "--size", OptionKind::text},                 // DXF: graded size
     {"seam_file", "--seam-file", OptionKind::path_or_name},  // DXF: seam file (relative to the manifest)
 };
+
+// The option a key names, or null.
+const OptionSpec* option_spec(const std::string& key) {
+  const auto it = std::find_if(std::begin(kOptions), std::end(kOptions), [&](const OptionSpec& s) { return key == s.key; });
+  return it == std::end(kOptions) ? nullptr : &*it;
+}
 
 /// Relative paths are relative to the manifest's folder.
 std::string resolve(const std::string& p, const fs::path& base) {
@@ -320,15 +327,14 @@ Job make_job(const ManifestEntry& e, const fs::path& base) {
     if (f.contains("material")) {
       if (f.contains("options") && f["options"].is_object() && f["options"].contains("material"))
         throw InputError("'material' given both as a key and as an option");
-      add_option(kOptions[3], f["material"], base, job.options);
+      add_option(*option_spec("material"), f["material"], base, job.options);
     }
     if (f.contains("options")) {
       const json& o = f["options"];
       if (!o.is_object()) throw InputError("'options' must be a JSON object, not " + o.dump());
       for (const auto& [key, value] : o.items()) {
-        const auto spec = std::find_if(std::begin(kOptions), std::end(kOptions),
-                                       [&](const OptionSpec& s) { return key == s.key; });
-        if (spec == std::end(kOptions)) {
+        const OptionSpec* spec = option_spec(key);
+        if (!spec) {
           std::string known;
           for (const auto& s : kOptions) known += (known.empty() ? "" : ", ") + std::string(s.key);
           throw InputError("unknown option '" + key + "' (drape options: " + known + ")");

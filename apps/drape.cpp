@@ -36,6 +36,7 @@ struct DrapeCommand {
   double resolution_cm = 1.0;
   int threads = 0;
   int max_frames = 600;
+  int substeps = 2;
   double time_limit_s = 0;
   bool self_collision = true;
   bool contact = true;
@@ -124,6 +125,7 @@ int run_drape(const DrapeCommand& o) {
   d.integrator = o.integrator;
   d.resolution_cm = o.resolution_cm;
   d.max_frames = o.max_frames;
+  d.substeps = o.substeps;
   d.time_limit_s = o.time_limit_s;
   d.self_collision = o.self_collision;
   d.contact = o.contact;
@@ -177,6 +179,8 @@ void add_drape_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--threads", o->threads, "threads (default: all cores)")->check(CLI::Range(0, 1024));
   cmd->add_option("--resolution-cm", o->resolution_cm, "target triangle edge length in cm")->check(CLI::Range(0.2, 50.0));
   cmd->add_option("--max-frames", o->max_frames, "frame limit (1/60 s each)")->check(CLI::Range(1, 100000));
+  cmd->add_option("--substeps", o->substeps, "implicit Euler steps per frame (default 2; more: stiffer contact, slower)")
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--time-limit", o->time_limit_s, "wall-clock limit in seconds (0: none)")->check(CLI::Range(0.0, 1e7));
   cmd->add_flag("!--no-self-collision", o->self_collision, "skip cloth self-collision");
   cmd->add_option("--seams", o->seams, "sew (pull seams shut around the body, default) or merge (join at once)")

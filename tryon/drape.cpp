@@ -88,6 +88,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   if (!(o.resolution_cm >= 0.2 && o.resolution_cm <= 50.0))
     throw InputError("resolution_cm must be between 0.2 and 50");
   if (o.max_frames < 1) throw InputError("max_frames must be at least 1");
+  if (o.substeps < 1 || o.substeps > 64) throw InputError("substeps must be between 1 and 64");
   if (!(o.time_limit_s >= 0)) throw InputError("time_limit_s must be 0 (none) or positive");
   if (!(o.body_inset_m >= 0 && o.body_inset_m <= 0.1)) throw InputError("body_inset_m must be between 0 and 0.1");
   const cloth::Material material = cloth::load_material(resolve_material(o.material));
@@ -133,6 +134,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
 
   cloth::SimulatorSettings ssettings;
   ssettings.integrator = integrator;
+  ssettings.implicit_substeps = o.substeps;
   ssettings.temporary_pins =
       cloth::labelled_particles(model, garment, {"lower_interface", "left_collar", "right_collar", "strapless_top"});
   ssettings.pin_frames = ssettings.temporary_pins.empty() ? 0 : 90;

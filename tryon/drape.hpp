@@ -21,6 +21,7 @@ struct DrapeOptions {
   std::string integrator = "implicit_euler";
   double resolution_cm = 1.0;              ///< target triangle edge length
   int max_frames = 600;                    ///< frames of 1/60 s, sewing included
+  int substeps = 2;                        ///< implicit Euler steps per frame (explicit Euler: automatic)
   double time_limit_s = 0;                 ///< wall-clock limit (0: none)
   bool self_collision = true;
   bool contact = true;                     ///< false: the cloth alone (diagnostics)

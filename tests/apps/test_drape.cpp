@@ -132,6 +132,7 @@ TEST(Drape, BadInputWritesNothing) {
         "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --material velvet_unicorn",
         "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --integrator magic",
         "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --fit-map rainbow",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --substeps 0",
         "drape " + quoted(shirt) + " --avatar " + quoted(body)}) {
     const auto r = run_tryon(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
