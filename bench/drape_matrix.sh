@@ -16,6 +16,7 @@ bodies=${BODIES:-assets/bodies/mean_all.obj}
 integrators=${INTEGRATORS:-implicit_euler explicit_euler}
 threads=${THREADS:-1 2}
 out=${OUT:-$(mktemp -d)}
+mkdir -p "$out"
 tryon=build/apps/tryon
 [ -x "$tryon" ] || { echo "build first (bash scripts/setup.sh)" >&2; exit 2; }
 for pattern in $patterns; do
