@@ -26,6 +26,12 @@ using tryon::test::run_tryon;
 
 namespace {
 
+// Built with AddressSanitizer (scripts/sanitize.sh; GCC and Clang define this macro).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
 constexpr const char* kSkirt = "patterns/garmentcode_gpg/templates/skirts/skirt_2_panels.json";
 
 json read_json(const fs::path& p) {
@@ -90,13 +96,18 @@ TEST(Batch, MissingPatternAndBrokenBodyFailWhileTheGoodJobFinishesAndResumeRerun
   const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
   write_text(dir / "in/broken.obj", "v 1 2\nf 1 2 7\nthis is not a mesh\n");
   // Paths relative to the manifest's folder (broken.obj) and absolute ones; the last job has no name.
+  // The good job drapes the bundled skirt to its clean rest (472 frames at 3 cm, about 40 s). Under
+  // the sanitizers that takes over 20 minutes, so there the job is 5 frames at 5 cm and only the
+  // batch machinery is checked (its outcome, ok or not clean, is then whatever the report says).
+  const std::string good_options = kSanitized ? "{\"resolution_cm\": 5, \"max_frames\": 5}"
+                                              : "{\"resolution_cm\": 3, \"max_frames\": 900}";
   write_text(dir / "in/jobs.jsonl",
              "{\"name\": \"missing\", \"pattern\": \"no_such_pattern.json\", \"avatar\": \"" + body.string() + "\"}\n"
              "\n"
              "{\"name\": \"broken\", \"pattern\": \"" + skirt.string() + "\", \"avatar\": \"broken.obj\","
              " \"options\": {\"resolution_cm\": 5, \"max_frames\": 5}}\n"
              "{\"pattern\": \"" + skirt.string() + "\", \"avatar\": \"" + body.string() + "\","
-             " \"material\": \"cotton_jersey\", \"options\": {\"resolution_cm\": 3, \"max_frames\": 900}}\n");
+             " \"material\": \"cotton_jersey\", \"options\": " + good_options + "}\n");
   const fs::path out = dir / "out";
   const auto r = run_tryon("batch " + quoted(dir / "in/jobs.jsonl") + " -o " + quoted(out) + " --jobs 2");
   EXPECT_EQ(r.code, 1) << r.err;  // not every job ok
@@ -129,8 +140,12 @@ TEST(Batch, MissingPatternAndBrokenBodyFailWhileTheGoodJobFinishesAndResumeRerun
   const json good = jobs["skirt_2_panels-mean_all"];
   expect_consistent_with_report(good, out / "skirt_2_panels-mean_all");
   EXPECT_EQ(summary["counts"]["failed"], 2);
-  EXPECT_EQ(summary["counts"]["ok"], 1);  // the skirt drapes clean (as in Drape.BundledSkirtDrapesClean...)
-  EXPECT_EQ(jobs["skirt_2_panels-mean_all"]["status"], "ok");
+  if (kSanitized) {
+    EXPECT_EQ(summary["counts"]["ok"].get<int>() + summary["counts"]["not_clean"].get<int>(), 1);
+  } else {
+    EXPECT_EQ(summary["counts"]["ok"], 1);  // the skirt drapes clean (as in Drape.BundledSkirtDrapesClean...)
+    EXPECT_EQ(jobs["skirt_2_panels-mean_all"]["status"], "ok");
+  }
 
   // summary.csv: a header and one row per job, same statuses.
   const auto csv = read_lines(out / "summary.csv");

