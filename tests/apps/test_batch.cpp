@@ -80,8 +80,8 @@ void expect_consistent_with_report(const json& entry, const fs::path& job_dir) {
   EXPECT_EQ(entry["report_status"], report["status"]);
   EXPECT_EQ(entry["timings_s"]["total"], report["timings_s"]["total"]);
   EXPECT_GT(entry["timings_s"]["wall"].get<double>(), 0.0);
-  // The job's options reached the drape: 3 cm (a 1 cm default would give about 9 times as many
-  // vertices) and at most 900 frames.
+  // The job's options reached the drape: its coarse resolution (3 or 5 cm; the 1 cm default gives
+  // about 9 times as many vertices) and its frame limit (at most 900).
   EXPECT_LT(report["mesh"]["vertices"].get<int>(), 2000);
   EXPECT_LE(report["simulation"]["frames"].get<int>(), 900);
   EXPECT_TRUE(fs::exists(job_dir / "garment.obj"));
