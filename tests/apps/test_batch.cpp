@@ -32,7 +32,8 @@ constexpr bool kSanitized = true;
 #else
 constexpr bool kSanitized = false;
 #endif
-constexpr const char* kSkirt = "patterns/garmentcode_gpg/templates/skirts/skirt_2_panels.json";
+// The bundled two-panel skirt (the same file as the shared copy).
+fs::path skirt_pattern() { return tryon::test::assets() / "patterns/skirt_2_panels.json"; }
 
 json read_json(const fs::path& p) {
   std::ifstream in(p);
@@ -92,7 +93,7 @@ void expect_consistent_with_report(const json& entry, const fs::path& job_dir) {
 
 TEST(Batch, MissingPatternAndBrokenBodyFailWhileTheGoodJobFinishesAndResumeRerunsNothingFinished) {
   const fs::path dir = scratch("mixed");
-  const fs::path skirt = tryon::test::assets() / "patterns/skirt_2_panels.json";
+  const fs::path skirt = skirt_pattern();
   const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
   write_text(dir / "in/broken.obj", "v 1 2\nf 1 2 7\nthis is not a mesh\n");
   // Paths relative to the manifest's folder (broken.obj) and absolute ones; the last job has no name.
@@ -182,9 +183,8 @@ TEST(Batch, MissingPatternAndBrokenBodyFailWhileTheGoodJobFinishesAndResumeRerun
 }
 
 TEST(Batch, CsvManifestWithOptionsAndRefusedJobs) {
-  TRYON_REQUIRE_SHARED(kSkirt);
   const fs::path dir = scratch("csv");
-  const fs::path skirt = tryon::test::shared_data() / kSkirt;
+  const fs::path skirt = skirt_pattern();
   const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
   // Columns in any order; a quoted cell holds the options object; empty cells are absent.
   write_text(dir / "jobs.csv",

@@ -20,15 +20,30 @@ json read_json(const fs::path& p) {
   std::ifstream in(p);
   return json::parse(in);
 }
+
+// The bundled two-panel skirt (MIT, Garment-Pattern-Generator) and the bundled body.
+fs::path skirt() { return tryon::test::assets() / "patterns/skirt_2_panels.json"; }
+fs::path body() { return tryon::test::assets() / "bodies/mean_all.obj"; }
+
+// The checker, reading only the written mesh, measures what the drape's report says
+// (`report_quality`); returns the checker's quality object.
+json expect_checker_agrees(const fs::path& garment, const json& report_quality) {
+  const auto c = run_tryon("check " + quoted(garment) + " --avatar " + quoted(body()));
+  EXPECT_TRUE(c.code == 0 || c.code == 1) << c.err;  // 1: one mesh alone cannot show rest
+  const json q = json::parse(c.out)["quality"];
+  EXPECT_EQ(q["body_intersections"], report_quality["body_intersections"]);
+  EXPECT_EQ(q["vertices_inside_body"], report_quality["vertices_inside_body"]);
+  EXPECT_EQ(q["self_intersections"], report_quality["self_intersections"]);
+  EXPECT_NEAR(q["seam_gap_max_m"].get<double>(), report_quality["seam_gap_max_m"].get<double>(), 1e-6);
+  EXPECT_NEAR(q["strain_max"].get<double>(), report_quality["strain_max"].get<double>(), 1e-5);
+  return q;
+}
 }  // namespace
 
 TEST(Drape, ReportFollowsTheSchemaAndTheCheckerAgrees) {
-  TRYON_REQUIRE_SHARED("patterns/garmentcode_gpg/templates/skirts/skirt_2_panels.json");
   const fs::path out = fs::temp_directory_path() / ("tryon_drape_" + std::to_string(::getpid()));
   fs::remove_all(out);
-  const fs::path pattern = tryon::test::shared_data() / "patterns/garmentcode_gpg/templates/skirts/skirt_2_panels.json";
-  const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
-  const auto r = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(body) + " -o " + quoted(out) +
+  const auto r = run_tryon("drape " + quoted(skirt()) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
                            " --resolution-cm 4 --max-frames 30 --quiet");
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   const json report = read_json(out / "report.json");
@@ -49,29 +64,18 @@ TEST(Drape, ReportFollowsTheSchemaAndTheCheckerAgrees) {
   EXPECT_EQ(report["simulation"]["frames"], 30);
 
   // The written mesh is finite, and the checker, reading only files, measures the same.
-  const auto c = run_tryon("check " + quoted(out / "garment.obj") + " --avatar " + quoted(body));
-  ASSERT_TRUE(c.code == 0 || c.code == 1) << c.err;
-  const json q = json::parse(c.out)["quality"];
-  const json& rq = report["quality"];
-  EXPECT_EQ(q["body_intersections"], rq["body_intersections"]);
-  EXPECT_EQ(q["vertices_inside_body"], rq["vertices_inside_body"]);
-  EXPECT_EQ(q["self_intersections"], rq["self_intersections"]);
-  EXPECT_NEAR(q["seam_gap_max_m"].get<double>(), rq["seam_gap_max_m"].get<double>(), 1e-6);
-  EXPECT_NEAR(q["strain_max"].get<double>(), rq["strain_max"].get<double>(), 1e-5);
+  const json q = expect_checker_agrees(out / "garment.obj", report["quality"]);
   EXPECT_TRUE(std::isfinite(q["strain_mean"].get<double>()));
   fs::remove_all(out);
 }
 
-// The first clean drape: the bundled two-panel skirt (MIT, Garment-Pattern-Generator) on the
-// bundled body at 3 cm, sewn and draped until static. The report must say clean (exit 0, no
-// failure, no intersection, seams closed, static) and the checker must measure the same mesh
-// alike. The run is deterministic (the same garment.obj with 1 or 2 threads): about 40 s here.
+// The first clean drape: the bundled two-panel skirt on the bundled body at 3 cm, sewn and
+// draped until static. The report must say clean (exit 0, no failure, no intersection, seams
+// closed, static) and the checker must measure the same mesh alike. The run is deterministic (the same garment.obj with 1 or 2 threads): about 40 s here.
 TEST(Drape, BundledSkirtDrapesCleanOnBundledBodyAndTheCheckerAgrees) {
   const fs::path out = fs::temp_directory_path() / ("tryon_drape_clean_" + std::to_string(::getpid()));
   fs::remove_all(out);
-  const fs::path pattern = tryon::test::assets() / "patterns/skirt_2_panels.json";
-  const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
-  const auto r = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(body) + " -o " + quoted(out) +
+  const auto r = run_tryon("drape " + quoted(skirt()) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
                            " --resolution-cm 3 --max-frames 900 --quiet");
   EXPECT_EQ(r.code, 0) << r.err;
   const json report = read_json(out / "report.json");
@@ -86,23 +90,14 @@ TEST(Drape, BundledSkirtDrapesCleanOnBundledBodyAndTheCheckerAgrees) {
   EXPECT_TRUE(report["simulation"]["static"].get<bool>());
   EXPECT_LT(report["simulation"]["frames"].get<int>(), 900);  // stopped because static, not at the limit
 
-  const auto c = run_tryon("check " + quoted(out / "garment.obj") + " --avatar " + quoted(body));
-  ASSERT_TRUE(c.code == 0 || c.code == 1) << c.err;  // 1: one mesh alone cannot show rest
-  const json q = json::parse(c.out)["quality"];
-  EXPECT_EQ(q["body_intersections"], 0);
-  EXPECT_EQ(q["vertices_inside_body"], 0);
-  EXPECT_EQ(q["self_intersections"], 0);
-  EXPECT_NEAR(q["seam_gap_max_m"].get<double>(), rq["seam_gap_max_m"].get<double>(), 1e-6);
-  EXPECT_NEAR(q["strain_max"].get<double>(), rq["strain_max"].get<double>(), 1e-5);
+  expect_checker_agrees(out / "garment.obj", rq);  // the same zeros, gap and strain
   fs::remove_all(out);
 }
 
 TEST(Drape, GlbPreviewAndFitMapRanges) {
-  TRYON_REQUIRE_SHARED("patterns/garmentcode_gpg/templates/skirts/skirt_2_panels.json");
   const fs::path out = fs::temp_directory_path() / ("tryon_drape_glb_" + std::to_string(::getpid()));
   fs::remove_all(out);
-  const fs::path pattern = tryon::test::shared_data() / "patterns/garmentcode_gpg/templates/skirts/skirt_2_panels.json";
-  const auto r = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(tryon::test::assets() / "bodies/mean_all.obj") +
+  const auto r = run_tryon("drape " + quoted(skirt()) + " --avatar " + quoted(body()) +
                            " -o " + quoted(out) + " --resolution-cm 5 --max-frames 10 --quiet --format glb --with-body"
                            " --preview --fit-map distance");
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
@@ -124,16 +119,15 @@ TEST(Drape, GlbPreviewAndFitMapRanges) {
 TEST(Drape, BadInputWritesNothing) {
   const fs::path out = fs::temp_directory_path() / ("tryon_drape_bad_" + std::to_string(::getpid()));
   fs::remove_all(out);
-  const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
   const fs::path shirt = tryon::test::assets() / "patterns/shirt_mean_specification.json";
   for (const std::string& args :
-       {"drape " + quoted(out / "missing.json") + " --avatar " + quoted(body) + " -o " + quoted(out),
+       {"drape " + quoted(out / "missing.json") + " --avatar " + quoted(body()) + " -o " + quoted(out),
         "drape " + quoted(shirt) + " --avatar " + quoted(out / "missing.obj") + " -o " + quoted(out),
-        "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --material velvet_unicorn",
-        "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --integrator magic",
-        "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --fit-map rainbow",
-        "drape " + quoted(shirt) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --substeps 0",
-        "drape " + quoted(shirt) + " --avatar " + quoted(body)}) {
+        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) + " --material velvet_unicorn",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) + " --integrator magic",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) + " --fit-map rainbow",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) + " --substeps 0",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body())}) {
     const auto r = run_tryon(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
     EXPECT_FALSE(fs::exists(out)) << args;
@@ -148,8 +142,7 @@ TEST(Drape, DxfTankIsSewnArrangedAndSimulated) {
   const fs::path out = fs::temp_directory_path() / ("tryon_drape_dxf_" + std::to_string(::getpid()));
   fs::remove_all(out);
   const fs::path pattern = tryon::test::shared_data() / "patterns/dxf/WM_SLIM_TANK.DXF";
-  const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
-  const auto r = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(body) + " -o " + quoted(out) +
+  const auto r = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
                            " --resolution-cm 5 --max-frames 5 --quiet");
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   const json report = read_json(out / "report.json");
@@ -159,7 +152,7 @@ TEST(Drape, DxfTankIsSewnArrangedAndSimulated) {
   EXPECT_EQ(report["quality"]["vertices_inside_body"], 0);  // arranged clear of the body
   // A size the file does not have is bad input, and nothing is written.
   fs::remove_all(out);
-  const auto bad = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(body) + " -o " + quoted(out) + " --size 99");
+  const auto bad = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(body()) + " -o " + quoted(out) + " --size 99");
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("no size '99'"), std::string::npos) << bad.err;
   EXPECT_FALSE(fs::exists(out / "report.json"));
