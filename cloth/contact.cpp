@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <limits>
 #include <map>
+#include <stdexcept>
 
 #include "collision/geometry.hpp"
 #include "collision/proximity.hpp"
@@ -46,6 +47,10 @@ struct Contact::Impl {
   Points3 push;  // per particle: the push out of the body's vertices (step 1)
   std::vector<std::vector<int>> partners;  // per particle: the particles it is sewn to
   std::vector<char> tangled;               // per particle: in a cloth self-intersection at frame start
+  // A body part some particles ignore (see Contact::ignore_body_part): per body vertex, face and
+  // edge whether it is in the part, per particle whether it ignores the part.
+  std::vector<char> part_vertex, part_face, part_edge, ignores_part;
+  bool part_ignored = false;
 
   Impl(const TriMesh& body, const ClothModel& model, const ContactSettings& s, const Segments& seam_pairs)
       : settings(s), body_V(body.V), body_F(body.F), seams(seam_pairs) {
@@ -92,6 +97,36 @@ struct Contact::Impl {
     for (Eigen::Index f = 0; f < body_F.rows(); ++f)
       for (int k = 0; k < 3; ++k) edge_normal.row(body_topo.triangle_edges(f, k)) += face_normal.row(f);
     edge_normal.rowwise().normalize();
+  }
+
+  // Whether the part filter drops a contact between particles `ps` (all of them ignore the
+  // part) and a body element in the part.
+  bool ignored(std::initializer_list<int> ps, bool body_in_part) const {
+    if (!part_ignored || !body_in_part) return false;
+    for (int p : ps)
+      if (!ignores_part[p]) return false;
+    return true;
+  }
+  // Drops the body contacts the part filter ignores (A = cloth, B = body).
+  void filter(collision::ProximityResult& r) const {
+    if (!part_ignored) return;
+    std::erase_if(r.vertex_triangle, [&](const auto& h) { return ignored({h.vertex}, part_face[h.triangle]); });
+    std::erase_if(r.triangle_vertex, [&](const auto& h) {
+      return ignored({cloth_F(h.triangle, 0), cloth_F(h.triangle, 1), cloth_F(h.triangle, 2)}, part_vertex[h.vertex]);
+    });
+    std::erase_if(r.edge_edge, [&](const auto& h) {
+      return ignored({cloth_topo.edges(h.edge_a, 0), cloth_topo.edges(h.edge_a, 1)}, part_edge[h.edge_b]);
+    });
+  }
+  void filter(collision::ContinuousResult& r) const {
+    if (!part_ignored) return;
+    std::erase_if(r.vertex_face, [&](const auto& h) { return ignored({h.vertex}, part_face[h.triangle]); });
+    std::erase_if(r.face_vertex, [&](const auto& h) {
+      return ignored({cloth_F(h.triangle, 0), cloth_F(h.triangle, 1), cloth_F(h.triangle, 2)}, part_vertex[h.vertex]);
+    });
+    std::erase_if(r.edge_edge, [&](const auto& h) {
+      return ignored({cloth_topo.edges(h.edge_a, 0), cloth_topo.edges(h.edge_a, 1)}, part_edge[h.edge_b]);
+    });
   }
 
   // Whether particles a and b are sewn together (or are the same particle).
@@ -152,6 +187,23 @@ double Contact::seam_gap(ConstRef<Points3> x) const {
     gap = std::max(gap, (x.row(impl_->seams(i, 0)) - x.row(impl_->seams(i, 1))).norm());
   return gap;
 }
+
+void Contact::ignore_body_part(const std::vector<char>& part_vertex, const std::vector<char>& ignores) {
+  Impl& m = *impl_;
+  if (part_vertex.size() != static_cast<std::size_t>(m.body_V.rows()) || ignores.size() != m.tangled.size())
+    throw std::invalid_argument("ignore_body_part: one flag per body vertex and per particle");
+  m.part_vertex = part_vertex;
+  m.part_face.assign(m.body_F.rows(), 0);
+  for (Eigen::Index f = 0; f < m.body_F.rows(); ++f)
+    m.part_face[f] = part_vertex[m.body_F(f, 0)] && part_vertex[m.body_F(f, 1)] && part_vertex[m.body_F(f, 2)];
+  m.part_edge.assign(m.body_topo.edges.rows(), 0);
+  for (Eigen::Index e = 0; e < m.body_topo.edges.rows(); ++e)
+    m.part_edge[e] = part_vertex[m.body_topo.edges(e, 0)] && part_vertex[m.body_topo.edges(e, 1)];
+  m.ignores_part = ignores;
+  m.part_ignored = true;
+}
+
+void Contact::set_body_part_ignored(bool on) { impl_->part_ignored = on && !impl_->ignores_part.empty(); }
 
 void Contact::set_self_collision(bool on) { impl_->settings.self_collision = on; }
 
@@ -242,7 +294,7 @@ int Contact::push_out(ClothModel& model) {
   for (int i = 0; i < model.num_particles(); ++i) {
     const Vec3 x = model.x.row(i);
     const collision::ClosestPoint c = collision::closest_point(x, m.body_V, m.body_F, m.body_bvh);
-    if (c.triangle < 0) continue;
+    if (c.triangle < 0 || (m.part_ignored && m.ignored({i}, m.part_face[c.triangle]))) continue;
     const Vec3 n = m.body_normal_at(c.triangle, c.bary);
     const bool inside = w[i] >= 0.5;
     if (!inside && c.distance >= m.settings.thickness) continue;
@@ -304,7 +356,8 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   {
     const collision::ProximityMesh cloth{x_new, m.cloth_F, m.cloth_topo, m.cloth_bvh};
     const collision::ProximityMesh body{m.body_V, m.body_F, m.body_topo, m.body_bvh};
-    const collision::ProximityResult prox = collision::proximity(cloth, body, reach);
+    collision::ProximityResult prox = collision::proximity(cloth, body, reach);
+    m.filter(prox);
     // Cloth vertices near body triangles: the closest hit per vertex decides.
     for (std::size_t k = 0; k < prox.vertex_triangle.size();) {
       std::size_t best = k;
@@ -488,7 +541,8 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
     const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh};
     std::vector<int> involved;
-    const collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
+    collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
+    m.filter(body_hits);
     // A cloth vertex, edge or triangle that would pass through the body goes back to where it
     // was, keeping the part of its velocity along the body (the face's, edge's or vertex's
     // normal removed), so it slides on next step instead of sticking.
@@ -573,7 +627,8 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     hold_closed_pairs();
     collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
     const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh};
-    const collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
+    collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
+    m.filter(body_hits);
     bool clear = body_hits.vertex_face.empty() && body_hits.face_vertex.empty() && body_hits.edge_edge.empty();
     if (clear && s.self_collision) {
       std::vector<int> left;

@@ -90,6 +90,15 @@ class Contact : public ContactStage {
   /// The body contacts of the last step (normals of the particles the body pushed out).
   const Points3* resting_normals() const override;
   double body_friction() const override;
+  /// A body part some of the cloth does not collide with, as GarmentCode filters body parts by
+  /// panel [Korosteleva et al. 2024]: torso panels ignore the arms, so the side seams between an
+  /// A-pose arm and the torso close through the arm instead of being held open by it.
+  /// @param[in] part_vertex |V_body| flags: the part's vertices (a body face, edge or vertex
+  ///                        belongs to the part when all its vertices do)
+  /// @param[in] ignores     |particles| flags: the particles that pass through the part
+  void ignore_body_part(const std::vector<char>& part_vertex, const std::vector<char>& ignores);
+  /// Turns the filter of ignore_body_part on or off (on when set).
+  void set_body_part_ignored(bool on);
   /// Turns self-collision on or off (off while sewing: the panels' edges must meet).
   void set_self_collision(bool on);
   /// Sets the Coulomb coefficient against the body (0 while sewing: panels slide into place).

@@ -146,6 +146,56 @@ TEST(Contact, BodyVerticesUnderOneClothTrianglePushItOnceNotOnceEach) {
   const Points3* resting = contact.resting_normals();
   ASSERT_NE(resting, nullptr);
   for (int p = 0; p < model.num_particles(); ++p) {
-    if (moved(p, 2) > 0) EXPECT_TRUE(resting->row(p).isApprox(Eigen::RowVector3d(0, 0, 1)));
+    if (moved(p, 2) > 0) {
+      EXPECT_TRUE(resting->row(p).isApprox(Eigen::RowVector3d(0, 0, 1)));
+    }
   }
+}
+
+TEST(Contact, ClothIgnoringABodyPartPassesThroughItOtherClothDoesNot) {
+  // Two 2×2 cm squares 1 cm above the cube's +z face, side by side, both moving 2 cm down in
+  // one step. The whole cube is the ignored part; square A's particles ignore it, B's do not.
+  const double h = 0.1;
+  const TriMesh body = cube(h);
+  garments::GarmentMesh g;
+  test::add_grid_panel(g, "a", 3, 3, 0.02, 0.02, Vec3(-0.03, -0.01, h + 0.01));
+  test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(0.01, -0.01, h + 0.01));
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ASSERT_EQ(model.num_particles(), 18);
+  std::vector<char> ignores(18, 0);
+  for (int p = 0; p < 9; ++p) ignores[p] = 1;  // square a
+  ContactSettings settings;
+  settings.self_collision = false;
+  auto step = [&](Contact& contact) {
+    Points3 x_new = model.x, v_new = Points3::Zero(18, 3);
+    x_new.col(2).array() -= 0.02;
+    v_new.col(2).setConstant(-2.0);
+    contact.resolve(model, model.x, x_new, v_new, 0.01);
+    return x_new;
+  };
+  Contact contact(body, model, settings);
+  contact.ignore_body_part(std::vector<char>(8, 1), ignores);
+  const Points3 x = step(contact);
+  EXPECT_NEAR(x.topRows(9).col(2).maxCoeff(), h - 0.01, 1e-12);  // a went into the cube
+  EXPECT_GE(x.bottomRows(9).col(2).minCoeff(), h);                 // b was stopped outside
+  // Inside the cube, a is not pushed out; b is.
+  ClothModel inside = model;
+  inside.x.col(2).array() -= 0.015;
+  EXPECT_EQ(contact.push_out(inside), 9);
+  Points3 unmoved = model.x.topRows(9);
+  unmoved.col(2).array() -= 0.015;
+  EXPECT_TRUE(inside.x.topRows(9).isApprox(unmoved));
+  // With the filter off, both are stopped.
+  Contact off(body, model, settings);
+  off.ignore_body_part(std::vector<char>(8, 1), ignores);
+  off.set_body_part_ignored(false);
+  EXPECT_GE(step(off).col(2).minCoeff(), h);
+  // A part that is not the whole cube: only the +x face's vertices. Square a is over the
+  // −x half of the +z face, whose triangles have a vertex off the part, so they still stop a.
+  Contact partial(body, model, settings);
+  std::vector<char> plus_x(8, 0);
+  for (int i = 0; i < 8; ++i) plus_x[i] = (i & 1) != 0;
+  partial.ignore_body_part(plus_x, ignores);
+  EXPECT_GE(step(partial).col(2).minCoeff(), h);
+  EXPECT_THROW(partial.ignore_body_part(std::vector<char>(7, 1), ignores), std::invalid_argument);
 }
