@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "avatars/landmarks.hpp"
 #include "cloth/cloth_model.hpp"
@@ -34,16 +35,25 @@ json range_json(const Eigen::VectorXd& v) {
               {"max", std::isfinite(r.max) ? json(r.max) : json(nullptr)}};
 }
 
-/// The particles that do not collide with the arms, as GarmentCode's simulation filters body
-/// parts by panel [Korosteleva et al. 2024]: every particle of a garment placed wholly below
-/// the armpits (an A-pose hand beside the hips otherwise catches a skirt's hem or side seam),
-/// and otherwise those of the panels that are not sleeves (a shirt's torso panels: their side
-/// and armhole seams run between the A-pose arm and the torso). Sleeves keep the arms. The
-/// checker still judges against the whole body.
-std::vector<char> arm_ignoring_particles(const garments::GarmentMesh& garment, const cloth::ClothModel& model,
-                                         const avatars::Landmarks& lm) {
-  std::vector<char> ignores(static_cast<std::size_t>(model.num_particles()), 0);
-  if (!lm.left.found || !lm.right.found || garment.V.rows() == 0) return ignores;
+/// What each particle does while draping, from the panel it belongs to.
+struct ParticleRoles {
+  /// Particles that do not collide with the arms, as GarmentCode's simulation filters body
+  /// parts by panel [Korosteleva et al. 2024]: every particle of a garment placed wholly below
+  /// the armpits (an A-pose hand beside the hips otherwise catches a skirt's hem or side seam),
+  /// and otherwise those of the panels that are not sleeves (a shirt's torso panels: their
+  /// side and armhole seams run between the A-pose arm and the torso). Sleeves keep the arms.
+  /// The checker still judges against the whole body.
+  std::vector<char> ignores_arms;
+  /// Particles of the upper torso's panels (not sleeves, reaching above the armpits): the
+  /// seams among them are sewn first, as they hold the garment on the shoulders.
+  std::vector<char> upper_torso;
+};
+
+ParticleRoles particle_roles(const garments::GarmentMesh& garment, const cloth::ClothModel& model,
+                             const avatars::Landmarks& lm) {
+  const std::size_t n = static_cast<std::size_t>(model.num_particles());
+  ParticleRoles roles{std::vector<char>(n, 0), std::vector<char>(n, 0)};
+  if (!lm.left.found || !lm.right.found || garment.V.rows() == 0) return roles;
   const bool below_armpits = garment.V.col(1).maxCoeff() <= lm.armpit_y - 0.05;
   // A panel is a sleeve when most of its vertices lie beyond an armpit, seen from the front:
   // farther out sideways than the arm's axis at the armpit (torso panels lie between the arms).
@@ -52,6 +62,7 @@ std::vector<char> arm_ignoring_particles(const garments::GarmentMesh& garment, c
   };
   const std::size_t panels = garment.panel_names.size();
   std::vector<int> beyond(panels, 0), total(panels, 0);
+  std::vector<double> top(panels, -std::numeric_limits<double>::infinity());
   std::vector<int> panel_of_vertex(static_cast<std::size_t>(garment.V.rows()), -1);
   for (std::size_t t = 0; t < garment.panel_of_triangle.size(); ++t)
     for (int k = 0; k < 3; ++k) panel_of_vertex[garment.F(static_cast<Eigen::Index>(t), k)] = garment.panel_of_triangle[t];
@@ -60,32 +71,41 @@ std::vector<char> arm_ignoring_particles(const garments::GarmentMesh& garment, c
     if (p < 0) continue;
     ++total[p];
     beyond[p] += beyond_armpit(garment.V.row(v).transpose());
+    top[p] = std::max(top[p], garment.V(v, 1));
   }
-  std::vector<char> panel_ignores(panels, 0);
+  std::vector<char> sleeve(panels, 0), upper(panels, 0);
   std::string kept;
   for (std::size_t p = 0; p < panels; ++p) {
-    panel_ignores[p] = below_armpits || 2 * beyond[p] < total[p];
-    if (!panel_ignores[p]) kept += (kept.empty() ? "" : ", ") + garment.panel_names[p];
+    sleeve[p] = !below_armpits && 2 * beyond[p] >= total[p];
+    upper[p] = !sleeve[p] && top[p] > lm.armpit_y;
+    if (sleeve[p]) kept += (kept.empty() ? "" : ", ") + garment.panel_names[p];
   }
-  // A particle (merged seam vertices share one) ignores the arms when all its vertices do.
-  std::vector<char> keeps(ignores.size(), 0);
-  for (Eigen::Index v = 0; v < garment.V.rows(); ++v)
-    if (panel_of_vertex[v] < 0 || !panel_ignores[panel_of_vertex[v]]) keeps[model.particle_of_vertex[v]] = 1;
-  for (std::size_t i = 0; i < ignores.size(); ++i) ignores[i] = !keeps[i];
+  // A particle (merged seam vertices share one) ignores the arms when all its vertices do, and
+  // is upper torso when all its vertices are.
+  std::vector<char> in_sleeve(n, 0), not_upper(n, 0);
+  for (Eigen::Index v = 0; v < garment.V.rows(); ++v) {
+    const int p = panel_of_vertex[v], i = model.particle_of_vertex[v];
+    if (p < 0 || sleeve[p]) in_sleeve[i] = 1;
+    if (p < 0 || !upper[p]) not_upper[i] = 1;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    roles.ignores_arms[i] = !in_sleeve[i];
+    roles.upper_torso[i] = !not_upper[i];
+  }
   logger().info("contact: the arms collide with {}", kept.empty() ? std::string("no panel") : "panels " + kept);
-  return ignores;
+  return roles;
 }
 
-/// Sewing in two stages: the seam pairs whose particles both ignore the arms (torso panels)
-/// close first; the others wait with their sewing springs slack until release().
+/// Sewing in two stages: the seam pairs whose particles are both upper torso close first; the
+/// others wait with their sewing springs slack until release().
 class SewingStages {
  public:
-  SewingStages(const Segments& seams, const std::vector<char>& ignores_arms, int first_sewing_spring,
+  SewingStages(const Segments& seams, const std::vector<char>& first_stage, int first_sewing_spring,
                cloth::ClothModel& model)
       : seams_(seams), first_spring_(first_sewing_spring) {
     bool any_first = false;
     for (Eigen::Index i = 0; i < seams.rows(); ++i) {
-      if (ignores_arms[seams(i, 0)] && ignores_arms[seams(i, 1)]) {
+      if (first_stage[seams(i, 0)] && first_stage[seams(i, 1)]) {
         any_first = true;
         first_.push_back(static_cast<int>(i));
       } else {
@@ -181,7 +201,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
     seam_particles.row(i) << model.particle_of_vertex[garment.seam_pairs(i, 0)],
         model.particle_of_vertex[garment.seam_pairs(i, 1)];
   const avatars::Landmarks landmarks = avatars::find_landmarks(body.mesh);
-  const std::vector<char> ignores_arms = arm_ignoring_particles(garment, model, landmarks);
+  const ParticleRoles roles = particle_roles(garment, model, landmarks);
   const int first_sewing_spring = model.springs.size();
   if (seam_particles.rows() > 0) {
     // Sewing springs as stiff as the fabric's stretch springs on average.
@@ -194,7 +214,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   csettings.self_collision = o.self_collision;
   cloth::Contact contact(body.mesh, model, csettings, seam_particles);
   {
-    contact.ignore_body_part(avatars::arm_vertices(body.mesh, landmarks), ignores_arms);
+    contact.ignore_body_part(avatars::arm_vertices(body.mesh, landmarks), roles.ignores_arms);
   }
   // Sewing happens around a slimmer body (limbs thin, torso a little smaller) that grows back
   // once the seams are closed, pushing the sewn garment out with it.
@@ -250,16 +270,16 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
     const double growth_step = inset > 0 ? std::min(1.0, kBodyGrowthPerFrame / inset) : 1.0;
     const int grow_frames = inset > 0 ? static_cast<int>(std::ceil(1.0 / growth_step)) : 0;
     bool growing = inset <= 0;
-    // Torso seams first: the seams with a sleeve side wait (their sewing springs slack) until
-    // the seams between torso panels are closed or half the closing budget is spent. Sewn all
-    // at once, the sleeves, placed out along the arms, pulled the torso's armholes outwards,
-    // and the shoulder seams slid off the shoulders before they closed (measured: the shirt
-    // spec on mean_all at 3 cm went down to the waist, 119 of 139 pairs closed; torso first,
-    // it stays on the shoulders and 139 of 139 close).
-    SewingStages stages(seam_particles, ignores_arms, first_sewing_spring, sew.model());
+    // Upper torso seams first: the others (sleeves, a dress's skirt) wait with their sewing
+    // springs slack until those are closed or half the closing budget is spent. Sewn all at
+    // once, the sleeves, placed out along the arms, pulled the torso's armholes outwards, and
+    // the shoulder seams slid off the shoulders before they closed (measured: the shirt spec
+    // on mean_all at 3 cm went down to the waist, 119 of 139 pairs closed; torso first, it
+    // stays on the shoulders and 139 of 139 close).
+    SewingStages stages(seam_particles, roles.upper_torso, first_sewing_spring, sew.model());
     sewing_run = sew.run(close_frames + grow_frames, [&](const cloth::FrameReport& f) {
       if (stages.waiting() && (stages.first_closed(sew.model().x, csettings.sew_distance) || f.frame >= close_frames / 2)) {
-        logger().info("sewing: the sleeve seams start at frame {}", f.frame);
+        logger().info("sewing: the seams below and beside the upper torso start at frame {}", f.frame);
         stages.release(sew.model());
       }
       on_frame(f, "sewing", sew.model().x);
