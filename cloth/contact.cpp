@@ -45,7 +45,9 @@ struct Contact::Impl {
   std::vector<char> in_contact;
   Points3 contact_normal, x_before_limit;
   Points3 push;  // per particle: the push out of the body's vertices (step 1)
-  std::vector<std::vector<int>> partners;  // per particle: the particles it is sewn to
+  // Per particle: its seam group, the particles joined to it by a chain of seam pairs (where
+  // three panels meet, two corners sewn to a third one coincide without being sewn directly).
+  std::vector<int> seam_group;
   std::vector<char> tangled;               // per particle: in a cloth self-intersection at frame start
   // A body part some particles ignore (see Contact::ignore_body_part): per body vertex, face and
   // edge whether it is in the part, per particle whether it ignores the part.
@@ -69,11 +71,17 @@ struct Contact::Impl {
     body_inset = Points3::Zero(body_V.rows(), 3);
     compute_body_normals();
     seam_closed.assign(seams.rows(), 0);
-    partners.resize(model.num_particles());
+    seam_group.resize(model.num_particles());
+    for (int i = 0; i < model.num_particles(); ++i) seam_group[i] = i;
+    auto root = [&](int i) {
+      while (seam_group[i] != i) i = seam_group[i] = seam_group[seam_group[i]];
+      return i;
+    };
     for (Eigen::Index i = 0; i < seams.rows(); ++i) {
-      partners[seams(i, 0)].push_back(seams(i, 1));
-      partners[seams(i, 1)].push_back(seams(i, 0));
+      const int a = root(seams(i, 0)), b = root(seams(i, 1));
+      if (a != b) seam_group[std::max(a, b)] = std::min(a, b);
     }
+    for (int i = 0; i < model.num_particles(); ++i) seam_group[i] = root(i);
     tangled.assign(model.num_particles(), 0);
     cloth_F = model.F;
     cloth_topo = collision::MeshTopology::build(cloth_F, model.num_particles());
@@ -129,13 +137,9 @@ struct Contact::Impl {
     });
   }
 
-  // Whether particles a and b are sewn together (or are the same particle).
-  bool sewn(int a, int b) const {
-    if (a == b) return true;
-    for (int p : partners[a])
-      if (p == b) return true;
-    return false;
-  }
+  // Whether particles a and b are sewn together, directly or through other seam pairs (or are
+  // the same particle).
+  bool sewn(int a, int b) const { return seam_group[a] == seam_group[b]; }
   // Whether any particle of `p` is sewn to any of `q`: such pairs meet by design at a seam.
   bool across_seam(std::initializer_list<int> p, std::initializer_list<int> q) const {
     if (seams.rows() == 0) return false;
