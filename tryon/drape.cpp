@@ -213,9 +213,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   csettings.friction = material.friction;
   csettings.self_collision = o.self_collision;
   cloth::Contact contact(body.mesh, model, csettings, seam_particles);
-  {
-    contact.ignore_body_part(avatars::arm_vertices(body.mesh, landmarks), roles.ignores_arms);
-  }
+  contact.ignore_body_part(avatars::arm_vertices(body.mesh, landmarks), roles.ignores_arms);
   // Sewing happens around a slimmer body (limbs thin, torso a little smaller) that grows back
   // once the seams are closed, pushing the sewn garment out with it.
   const double inset =
