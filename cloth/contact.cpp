@@ -115,26 +115,28 @@ struct Contact::Impl {
       if (!ignores_part[p]) return false;
     return true;
   }
-  // Drops the body contacts the part filter ignores (A = cloth, B = body).
-  void filter(collision::ProximityResult& r) const {
+  // Drops the body contacts the part filter ignores from a proximity or continuous result
+  // (A = cloth, B = body): cloth vertices against body faces, cloth faces against body
+  // vertices, cloth edges against body edges.
+  template <class Result, class VertexHit, class EdgeHit>
+  void drop_ignored(Result& r, std::vector<VertexHit> Result::*cloth_vertex, std::vector<VertexHit> Result::*body_vertex,
+                    std::vector<EdgeHit> Result::*edges) const {
     if (!part_ignored) return;
-    std::erase_if(r.vertex_triangle, [&](const auto& h) { return ignored({h.vertex}, part_face[h.triangle]); });
-    std::erase_if(r.triangle_vertex, [&](const auto& h) {
+    std::erase_if(r.*cloth_vertex, [&](const auto& h) { return ignored({h.vertex}, part_face[h.triangle]); });
+    std::erase_if(r.*body_vertex, [&](const auto& h) {
       return ignored({cloth_F(h.triangle, 0), cloth_F(h.triangle, 1), cloth_F(h.triangle, 2)}, part_vertex[h.vertex]);
     });
-    std::erase_if(r.edge_edge, [&](const auto& h) {
+    std::erase_if(r.*edges, [&](const auto& h) {
       return ignored({cloth_topo.edges(h.edge_a, 0), cloth_topo.edges(h.edge_a, 1)}, part_edge[h.edge_b]);
     });
   }
+  void filter(collision::ProximityResult& r) const {
+    using R = collision::ProximityResult;
+    drop_ignored(r, &R::vertex_triangle, &R::triangle_vertex, &R::edge_edge);
+  }
   void filter(collision::ContinuousResult& r) const {
-    if (!part_ignored) return;
-    std::erase_if(r.vertex_face, [&](const auto& h) { return ignored({h.vertex}, part_face[h.triangle]); });
-    std::erase_if(r.face_vertex, [&](const auto& h) {
-      return ignored({cloth_F(h.triangle, 0), cloth_F(h.triangle, 1), cloth_F(h.triangle, 2)}, part_vertex[h.vertex]);
-    });
-    std::erase_if(r.edge_edge, [&](const auto& h) {
-      return ignored({cloth_topo.edges(h.edge_a, 0), cloth_topo.edges(h.edge_a, 1)}, part_edge[h.edge_b]);
-    });
+    using R = collision::ContinuousResult;
+    drop_ignored(r, &R::vertex_face, &R::face_vertex, &R::edge_edge);
   }
 
   // Whether particles a and b are sewn together, directly or through other seam pairs (or are
