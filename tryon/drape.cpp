@@ -53,7 +53,9 @@ ParticleRoles particle_roles(const garments::GarmentMesh& garment, const cloth::
                              const avatars::Landmarks& lm) {
   const std::size_t n = static_cast<std::size_t>(model.num_particles());
   ParticleRoles roles{std::vector<char>(n, 0), std::vector<char>(n, 0)};
-  if (!lm.left.found || !lm.right.found || garment.V.rows() == 0) return roles;
+  if (!lm.left.found || !lm.right.found || garment.V.rows() == 0 ||
+      garment.panel_of_vertex.size() != static_cast<std::size_t>(garment.V.rows()))
+    return roles;
   const bool below_armpits = garment.V.col(1).maxCoeff() <= lm.armpit_y - 0.05;
   // A panel is a sleeve when most of its vertices lie beyond an armpit, seen from the front:
   // farther out sideways than the arm's axis at the armpit (torso panels lie between the arms).
@@ -63,12 +65,8 @@ ParticleRoles particle_roles(const garments::GarmentMesh& garment, const cloth::
   const std::size_t panels = garment.panel_names.size();
   std::vector<int> beyond(panels, 0), total(panels, 0);
   std::vector<double> top(panels, -std::numeric_limits<double>::infinity());
-  std::vector<int> panel_of_vertex(static_cast<std::size_t>(garment.V.rows()), -1);
-  for (std::size_t t = 0; t < garment.panel_of_triangle.size(); ++t)
-    for (int k = 0; k < 3; ++k) panel_of_vertex[garment.F(static_cast<Eigen::Index>(t), k)] = garment.panel_of_triangle[t];
   for (Eigen::Index v = 0; v < garment.V.rows(); ++v) {
-    const int p = panel_of_vertex[v];
-    if (p < 0) continue;
+    const int p = garment.panel_of_vertex[v];
     ++total[p];
     beyond[p] += beyond_armpit(garment.V.row(v).transpose());
     top[p] = std::max(top[p], garment.V(v, 1));
@@ -84,9 +82,9 @@ ParticleRoles particle_roles(const garments::GarmentMesh& garment, const cloth::
   // is upper torso when all its vertices are.
   std::vector<char> in_sleeve(n, 0), not_upper(n, 0);
   for (Eigen::Index v = 0; v < garment.V.rows(); ++v) {
-    const int p = panel_of_vertex[v], i = model.particle_of_vertex[v];
-    if (p < 0 || sleeve[p]) in_sleeve[i] = 1;
-    if (p < 0 || !upper[p]) not_upper[i] = 1;
+    const int p = garment.panel_of_vertex[v], i = model.particle_of_vertex[v];
+    if (sleeve[p]) in_sleeve[i] = 1;
+    if (!upper[p]) not_upper[i] = 1;
   }
   for (std::size_t i = 0; i < n; ++i) {
     roles.ignores_arms[i] = !in_sleeve[i];
