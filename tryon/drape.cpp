@@ -378,7 +378,9 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
                    {"rollbacks", run.rollbacks}, {"pushed_out", pushed},
                    {"body_contacts", contact.stats().body_contacts}, {"self_contacts", contact.stats().self_contacts},
                    {"failsafe_reverts", contact.stats().failsafe_reverts},
-                   {"failsafe_unsettled_steps", contact.stats().failsafe_unsettled}};
+                   {"failsafe_unsettled_steps", contact.stats().failsafe_unsettled},
+                   {"resting_contacts", contact.stats().resting},
+                   {"resting_contacts_kept", contact.stats().resting_kept}};
   return result;
 }
 
