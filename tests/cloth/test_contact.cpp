@@ -87,6 +87,38 @@ TEST(Contact, ClothLeavingTheBodyIsLetThroughEnteringIsNot) {
   EXPECT_GE(w_new.col(2).minCoeff(), 0.0);  // the approaching velocity is removed
 }
 
+// The resting-contact counters: a square lying on the cube's +z face, sinking 1 mm a step, is
+// put back at `thickness` every step; from the second step on its particles were resting in
+// the step before too. A square that lifts off rests in no step.
+TEST(Contact, CountsRestingContactsKeptFromTheStepBefore) {
+  const double h = 0.1;
+  const TriMesh body = cube(h);
+  ContactSettings settings;
+  settings.self_collision = false;
+  ClothModel model = square_at(h + settings.thickness);
+  Contact contact(body, model, settings);
+  const int n = model.num_particles();
+  for (int step = 1; step <= 3; ++step) {
+    const Points3 x_prev = model.x;
+    Points3 x_new = x_prev, v_new = Points3::Zero(n, 3);
+    x_new.col(2).array() -= 0.001;
+    v_new.col(2).setConstant(-0.1);
+    contact.resolve(model, x_prev, x_new, v_new, 0.01);
+    EXPECT_NEAR(x_new.col(2).minCoeff(), h + settings.thickness, 1e-12);
+    model.x = x_new;
+    EXPECT_EQ(contact.stats().resting, static_cast<long long>(step) * n);
+    EXPECT_EQ(contact.stats().resting_kept, static_cast<long long>(step - 1) * n);
+  }
+  ClothModel lifting = square_at(h + settings.thickness);
+  Contact contact2(body, lifting, settings);
+  Points3 x_new = lifting.x, v_new = Points3::Zero(n, 3);
+  x_new.col(2).array() += 0.001;
+  v_new.col(2).setConstant(0.1);
+  contact2.resolve(lifting, lifting.x, x_new, v_new, 0.01);
+  EXPECT_EQ(contact2.stats().resting, 0);
+  EXPECT_EQ(contact2.stats().resting_kept, 0);
+}
+
 TEST(Contact, ImpactZoneMovesTogetherInsteadOfFreezing) {
   // Two 2×2 cm squares far from a small body: A 5 mm above B, A falling at 1 m/s, B at rest.
   // In a 10 ms step A would pass through B; the zone (A's and B's particles) moves with the
