@@ -24,17 +24,6 @@ using namespace tryon::cloth;
 
 namespace {
 
-// A closed cube of half-size h centred at the origin, outward-facing triangles.
-TriMesh cube(double h) {
-  TriMesh m;
-  m.V.resize(8, 3);
-  for (int i = 0; i < 8; ++i) m.V.row(i) << (i & 1 ? h : -h), (i & 2 ? h : -h), (i & 4 ? h : -h);
-  m.F.resize(12, 3);
-  m.F << 0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6,
-      1, 3, 5, 3, 7, 5;
-  return m;
-}
-
 struct Case {
   std::string body_name;
   TriMesh body;
@@ -49,7 +38,7 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) materials.emplace_back(argv[i]);
   if (materials.empty()) materials = {"cotton_jersey", "cotton_poplin"};
   const std::vector<Case> cases = {{"ball_r50cm", tryon::test::uv_sphere(48, 64, 0.5, Vec3::Zero()), 0.4, 0.53},
-                                   {"cube_30cm", cube(0.15), 0.5, 0.18}};
+                                   {"cube_30cm", tryon::test::cube(0.15), 0.5, 0.18}};
   for (const Case& c : cases)
     for (const std::string& name : materials) {
       garments::GarmentMesh g;

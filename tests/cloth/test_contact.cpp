@@ -6,31 +6,18 @@
 #include "cloth/contact.hpp"
 #include "cloth/material.hpp"
 #include "cloth_fixtures.hpp"
+#include "collision/test_meshes.hpp"
 
 using namespace tryon;
 using namespace tryon::cloth;
+using tryon::test::cube;
 
 namespace {
-
-// A closed cube of half-size h centred at the origin, outward-facing triangles.
-TriMesh cube(double h) {
-  TriMesh m;
-  m.V.resize(8, 3);
-  for (int i = 0; i < 8; ++i) m.V.row(i) << (i & 1 ? h : -h), (i & 2 ? h : -h), (i & 4 ? h : -h);
-  m.F.resize(12, 3);
-  m.F << 0, 2, 1, 1, 2, 3,  // z = −h
-      4, 5, 6, 5, 7, 6,     // z = +h
-      0, 1, 4, 1, 5, 4,     // y = −h
-      2, 6, 3, 3, 6, 7,     // y = +h
-      0, 4, 2, 2, 4, 6,     // x = −h
-      1, 3, 5, 3, 7, 5;     // x = +h
-  return m;
-}
 
 // A 2×2 cm square of cloth parallel to the cube's +z face, at z = h + offset.
 ClothModel square_at(double z) {
   garments::GarmentMesh g;
-  test::add_grid_panel(g, "square", 3, 3, 0.02, 0.02, Vec3(-0.01, -0.01, z));
+  cloth::test::add_grid_panel(g, "square", 3, 3, 0.02, 0.02, Vec3(-0.01, -0.01, z));
   return build_cloth_model(g, load_material("cotton_poplin"));
 }
 
@@ -124,8 +111,8 @@ TEST(Contact, ImpactZoneMovesTogetherInsteadOfFreezing) {
   // In a 10 ms step A would pass through B; the zone (A's and B's particles) moves with the
   // mean velocity instead: A stays above B, and both move down (nothing is frozen in place).
   garments::GarmentMesh g;
-  test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(-0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
-  test::add_grid_panel(g, "a", 3, 3, 0.02, 0.02, Vec3(-0.01, 1.005, -0.01), Vec3::UnitX(), Vec3::UnitZ());
+  cloth::test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(-0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
+  cloth::test::add_grid_panel(g, "a", 3, 3, 0.02, 0.02, Vec3(-0.01, 1.005, -0.01), Vec3::UnitX(), Vec3::UnitZ());
   ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
   ASSERT_EQ(model.num_particles(), 18);
   Contact contact(cube(0.1), model);
@@ -161,7 +148,7 @@ TEST(Contact, BodyVerticesUnderOneClothTrianglePushItOnceNotOnceEach) {
       patch.F.row(f++) << a, a + n + 1, a + n;
     }
   garments::GarmentMesh g;
-  test::add_grid_panel(g, "square", 2, 2, 0.1, 0.1, Vec3(-0.05, -0.05, 0.001));
+  cloth::test::add_grid_panel(g, "square", 2, 2, 0.1, 0.1, Vec3(-0.05, -0.05, 0.001));
   ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
   ContactSettings settings;
   settings.self_collision = false;
@@ -190,8 +177,8 @@ TEST(Contact, ClothIgnoringABodyPartPassesThroughItOtherClothDoesNot) {
   const double h = 0.1;
   const TriMesh body = cube(h);
   garments::GarmentMesh g;
-  test::add_grid_panel(g, "a", 3, 3, 0.02, 0.02, Vec3(-0.03, -0.01, h + 0.01));
-  test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(0.01, -0.01, h + 0.01));
+  cloth::test::add_grid_panel(g, "a", 3, 3, 0.02, 0.02, Vec3(-0.03, -0.01, h + 0.01));
+  cloth::test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(0.01, -0.01, h + 0.01));
   ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
   ASSERT_EQ(model.num_particles(), 18);
   std::vector<char> ignores(18, 0);

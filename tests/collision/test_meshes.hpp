@@ -92,4 +92,19 @@ inline TriMesh uv_sphere(int rings, int segments, double r, const Vec3& c) {
   return m;
 }
 
+/// A closed cube of half-size h centred at the origin, outward-facing triangles.
+inline TriMesh cube(double h) {
+  TriMesh m;
+  m.V.resize(8, 3);
+  for (int i = 0; i < 8; ++i) m.V.row(i) << (i & 1 ? h : -h), (i & 2 ? h : -h), (i & 4 ? h : -h);
+  m.F.resize(12, 3);
+  m.F << 0, 2, 1, 1, 2, 3,  // z = −h
+      4, 5, 6, 5, 7, 6,     // z = +h
+      0, 1, 4, 1, 5, 4,     // y = −h
+      2, 6, 3, 3, 6, 7,     // y = +h
+      0, 4, 2, 2, 4, 6,     // x = −h
+      1, 3, 5, 3, 7, 5;     // x = +h
+  return m;
+}
+
 }  // namespace tryon::test
