@@ -49,9 +49,10 @@ struct ContactStats {
   long long failsafe_reverts = 0;  ///< vertices returned to x_prev by the fail-safe
   long long failsafe_unsettled = 0;  ///< steps whose fail-safe rounds ran out with moves still to check
   /// Particles resting on the body after a step (found near a body triangle or pushed by a body
-  /// vertex), summed over steps, and those of them that were resting after the step before:
-  /// resting_kept / resting near 1 means steady contacts; near ½, contacts that come and go
-  /// every other step (the cloth bounces on the body instead of lying on it).
+  /// vertex), summed over every step the stage ran (a drape's sewing included), and those of
+  /// them that were resting after the step before: resting_kept / resting near 1 means steady
+  /// contacts; well below 1, contacts that come and go (0 when every contact alternates with a
+  /// step off the body: the cloth bounces on the body instead of lying on it).
   long long resting = 0;
   long long resting_kept = 0;
 };
