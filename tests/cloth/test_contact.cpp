@@ -129,6 +129,47 @@ TEST(Contact, ImpactZoneMovesTogetherInsteadOfFreezing) {
   EXPECT_LT(v_new.col(1).maxCoeff(), 0.0);          // the whole zone still falls
 }
 
+TEST(Contact, ImpactZoneTakesTheSeamPartnersOfItsParticlesAlong) {
+  // As above, A (3 mm above B, half a cell to the left) falls through B in one step, and B's
+  // right edge is sewn to the left edge of a third square C beside it, at rest (closed seam
+  // pairs, held as one particle). The zone of A and B moves down with its mean velocity, about
+  // 13 mm in the step. Were C's edge not in the zone, holding each seam pair together would
+  // pull B's edge back towards C in every fail-safe round, against the zone's rigid motion (on
+  // a garment, the dress on makehuman_female, that brought a crossing back in every round until
+  // the rounds ran out, step after step).
+  garments::GarmentMesh g;
+  cloth::test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(-0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
+  cloth::test::add_grid_panel(g, "c", 3, 3, 0.02, 0.02, Vec3(0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
+  cloth::test::add_grid_panel(g, "a", 3, 3, 0.02, 0.02, Vec3(-0.015, 1.003, -0.01), Vec3::UnitX(), Vec3::UnitZ());
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ASSERT_EQ(model.num_particles(), 27);
+  Segments seams(3, 2);
+  seams << 2, 9, 5, 12, 8, 15;  // B's right edge (i = 2) to C's left edge (i = 0), row by row
+  for (Eigen::Index k = 0; k < seams.rows(); ++k)
+    ASSERT_LT((model.x.row(seams(k, 0)) - model.x.row(seams(k, 1))).norm(), 1e-12);
+  ContactSettings settings;
+  settings.strain_limit_sweeps = 0;
+  Contact contact(cube(0.1), model, settings, seams);
+  contact.begin_frame(model, 0.0);
+  const double dt = 0.02;
+  Points3 v_new = Points3::Zero(27, 3);
+  v_new.bottomRows(9).col(1).setConstant(-1.5);  // 3 cm in the step: through B
+  Points3 x_new = model.x + dt * v_new;
+  contact.resolve(model, model.x, x_new, v_new, dt);
+  EXPECT_EQ(contact.stats().failsafe_unsettled, 0);
+  EXPECT_FALSE(contact.held_back());
+  // The zone (A, B and C's sewn edge) moved down as one rigid body: B and C's edge by the same
+  // amount, A still 3 mm above B. Without C's edge in the zone, B's edge ended 3.75 mm above the
+  // rest of B (the zone's motion and the seam's hold averaged).
+  const double drop = 1.0 - x_new(0, 1);
+  EXPECT_GT(drop, 0.005);
+  for (int p = 0; p < 9; ++p) EXPECT_NEAR(x_new(p, 1), 1.0 - drop, 1e-12) << "B particle " << p;
+  for (int p : {9, 12, 15}) EXPECT_NEAR(x_new(p, 1), 1.0 - drop, 1e-12) << "C's sewn particle " << p;
+  for (int p = 18; p < 27; ++p) EXPECT_NEAR(x_new(p, 1), 1.003 - drop, 1e-12) << "A particle " << p;
+  EXPECT_EQ(contact.closed_seam_pairs(), 3);
+  EXPECT_LT(contact.seam_gap(x_new), 1e-12);
+}
+
 TEST(Contact, BodyVerticesUnderOneClothTrianglePushItOnceNotOnceEach) {
   // A 10×10 cm cloth square (two triangles) 1 mm above a fine 2×2 cm body patch (121 vertices
   // 2 mm apart, normals +z) under its middle. The cloth's corners are far from the patch, so
