@@ -570,24 +570,32 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       reverted[i] = 1;
       ++slid;
     };
-    // The body is static: a cloth element moving along the body's outward normal is leaving
-    // it (a vertex that got inside goes out), never entering, and is let through.
-    auto leaving = [&](std::initializer_list<int> ps, const Vec3& nrm) {
-      Vec3 d = Vec3::Zero();
-      for (int p : ps) d += (x_new.row(p) - x_prev.row(p)).transpose();
-      return d.dot(nrm) > 0;
+    // A cloth element that starts the step inside the body (a vertex that got in, say) is
+    // leaving it and is let through; one that starts outside is entering and goes back. The
+    // side is where the pair was at the step's start: the impact's normal points to the side of
+    // the cloth vertex or edge (of the body vertex, for a body vertex against a cloth face) at
+    // t = 0. Judged by the direction the cloth moved instead, a cloth edge pushed outward by
+    // the contact (step 1) while sliding across a body edge was let through and then lay
+    // across the body (the dress on makehuman_female: one hem edge through the calf, on and off
+    // from frame 560 to 900).
+    auto started_outside = [](const Vec3& impact_normal, const Vec3& body_normal) {
+      return impact_normal.dot(body_normal) > 0;
     };
-    for (const auto& h : body_hits.vertex_face)
-      if (!leaving({h.vertex}, m.face_normal.row(h.triangle))) slide_back(h.vertex, m.face_normal.row(h.triangle));
+    for (const auto& h : body_hits.vertex_face) {
+      const Vec3 nrm = m.face_normal.row(h.triangle);
+      if (started_outside(h.impact.normal, nrm)) slide_back(h.vertex, nrm);
+    }
     for (const auto& h : body_hits.face_vertex) {
-      const int a = m.cloth_F(h.triangle, 0), b = m.cloth_F(h.triangle, 1), c = m.cloth_F(h.triangle, 2);
-      if (leaving({a, b, c}, m.vertex_normal.row(h.vertex))) continue;
-      for (int k = 0; k < 3; ++k) slide_back(m.cloth_F(h.triangle, k), m.vertex_normal.row(h.vertex));
+      const Vec3 nrm = m.vertex_normal.row(h.vertex);
+      // The impact normal points from the cloth face to the body vertex: the cloth was outside
+      // when the vertex was on the face's inner side, against the vertex's outward normal.
+      if (!started_outside(-h.impact.normal, nrm)) continue;
+      for (int k = 0; k < 3; ++k) slide_back(m.cloth_F(h.triangle, k), nrm);
     }
     for (const auto& h : body_hits.edge_edge) {
-      if (leaving({m.cloth_topo.edges(h.edge_a, 0), m.cloth_topo.edges(h.edge_a, 1)}, m.edge_normal.row(h.edge_b)))
-        continue;
-      for (int k = 0; k < 2; ++k) slide_back(m.cloth_topo.edges(h.edge_a, k), m.edge_normal.row(h.edge_b));
+      const Vec3 nrm = m.edge_normal.row(h.edge_b);
+      if (!started_outside(h.impact.normal, nrm)) continue;
+      for (int k = 0; k < 2; ++k) slide_back(m.cloth_topo.edges(h.edge_a, k), nrm);
     }
     if (s.self_collision) self_hit_particles(cloth, involved);
     int changed = slid;

@@ -6,6 +6,7 @@
 #include "cloth/contact.hpp"
 #include "cloth/material.hpp"
 #include "cloth_fixtures.hpp"
+#include "collision/geometry.hpp"
 #include "collision/test_meshes.hpp"
 
 using namespace tryon;
@@ -72,6 +73,48 @@ TEST(Contact, ClothLeavingTheBodyIsLetThroughEnteringIsNot) {
   contact2.resolve(outside, outside.x, y_new, w_new, 0.01);
   EXPECT_GE(y_new.col(2).minCoeff(), h);
   EXPECT_GE(w_new.col(2).minCoeff(), 0.0);  // the approaching velocity is removed
+}
+
+TEST(Contact, ClothEdgeSlidingOutwardAcrossABodyEdgeIsStoppedOutside) {
+  // A cloth edge PQ across the cube's edge at x = z = h (the ridge along y), just outside it.
+  // In one step P moves back along the top and Q out and down beside the side: both ends stay
+  // outside the cube and the ends' displacements add up to an outward one along the ridge's
+  // normal, but at the step's end PQ cuts the corner, through the body. Judged by the motion's
+  // direction, the fail-safe took this for cloth leaving the body and let it through.
+  const double h = 0.1;
+  const TriMesh body = cube(h);
+  garments::GarmentMesh g;
+  cloth::test::add_grid_panel(g, "quad", 2, 2, 0.05, 0.05, Vec3::Zero());
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ASSERT_EQ(model.num_particles(), 4);
+  // Triangles (0, 1, 3) and (0, 3, 2): P = 0, Q = 1, and 2 and 3 far outside the corner.
+  model.x.row(0) << 0.09, 0.0, 0.111;
+  model.x.row(1) << 0.111, 0.0, 0.09;
+  model.x.row(2) << 0.15, 0.05, 0.25;
+  model.x.row(3) << 0.15, 0.05, 0.15;
+  ContactSettings settings;
+  settings.self_collision = false;
+  settings.strain_limit_sweeps = 0;
+  Contact contact(body, model, settings);
+  const Points3 x_prev = model.x;
+  Points3 x_new = x_prev, v_new = Points3::Zero(4, 3);
+  x_new.row(0) << 0.05, 0.0, 0.1005;
+  x_new.row(1) << 0.2, 0.0, 0.08;
+  const double dt = 0.1;  // slow enough for the speed guard (2 m/s) to leave the motion as it is
+  v_new = (x_new - x_prev) / dt;
+  // The end positions cut the corner (the premise of the test).
+  auto crosses_body = [&](const Points3& x, int a, int b) {
+    for (Eigen::Index f = 0; f < body.F.rows(); ++f)
+      if (collision::segment_triangle_intersect(x.row(a), x.row(b), body.V.row(body.F(f, 0)), body.V.row(body.F(f, 1)),
+                                                body.V.row(body.F(f, 2))))
+        return true;
+    return false;
+  };
+  ASSERT_FALSE(crosses_body(x_prev, 0, 1));
+  ASSERT_TRUE(crosses_body(x_new, 0, 1));
+  contact.resolve(model, x_prev, x_new, v_new, dt);
+  const int edges[5][2] = {{0, 1}, {1, 3}, {0, 3}, {3, 2}, {0, 2}};
+  for (const auto& e : edges) EXPECT_FALSE(crosses_body(x_new, e[0], e[1])) << "edge " << e[0] << "-" << e[1];
 }
 
 // The resting-contact counters: a square lying on the cube's +z face, sinking 1 mm a step, is
