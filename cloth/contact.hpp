@@ -15,10 +15,12 @@
 //     apart to self_thickness and their approaching normal velocity removed (inelastic
 //     repulsion, ibid. §7.1), a few sweeps;
 //  3. fail-safe [ibid. §8, in the spirit of impact zones]: continuous tests of x_prev → x_new
-//     against the body and the cloth; every vertex of a pair that would pass through is
-//     returned to its x_prev with the velocity of the surface it hit (zero for the static
-//     body, the shared mean for cloth pairs), and the test repeats until no pass-through is
-//     left or every involved vertex is back at x_prev.
+//     against the body and the cloth. Cloth that would pass into the body (it starts the step
+//     outside) goes back to its x_prev, keeping its tangential velocity; cloth that starts
+//     inside is let out. Cloth pairs that would pass through each other join an impact zone
+//     (with the seam partners of its particles) that moves with its mean velocity. The test
+//     repeats until no pass-through is left, or the rounds run out: then the involved
+//     particles stop at x_prev, and the whole cloth does if that is not enough.
 #include <memory>
 
 #include "cloth/simulator.hpp"
