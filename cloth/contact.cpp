@@ -604,20 +604,20 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
         const int a = find(involved[k]), b = find(involved[k + j]);
         if (a != b) zone[std::max(a, b)] = std::min(a, b);
       }
-    // A closed seam pair is one particle (hold_closed_pairs puts both in one place): where one
-    // of them is in a zone, so is the other. Else holding the pair together pulls the zone's
-    // particle off the zone's rigid motion in every round, and the crossing the zone was made
-    // for can come back round after round until the rounds run out (the dress on
-    // makehuman_female with persistent body contacts: one self hit left, step after step).
-    for (int i : involved) in_zone[i] = 1;
-    for (Eigen::Index k = 0; k < m.seams.rows(); ++k) {
-      const int a = m.seams(k, 0), b = m.seams(k, 1);
-      if (!m.seam_closed[k] || !(in_zone[a] || in_zone[b])) continue;
-      in_zone[a] = in_zone[b] = 1;
-      const int ra = find(a), rb = find(b);
-      if (ra != rb) zone[std::max(ra, rb)] = std::min(ra, rb);
-    }
     if (!involved.empty()) {
+      // A closed seam pair is one particle (hold_closed_pairs puts both in one place): where
+      // one of them is in a zone, so is the other. Else holding the pair together pulls the
+      // zone's particle off the zone's rigid motion in every round, and the crossing the zone
+      // was made for can come back round after round until the rounds run out (the dress on
+      // makehuman_female with persistent body contacts: one self hit left, step after step).
+      for (int i : involved) in_zone[i] = 1;
+      for (Eigen::Index k = 0; k < m.seams.rows(); ++k) {
+        const int a = m.seams(k, 0), b = m.seams(k, 1);
+        if (!m.seam_closed[k] || !(in_zone[a] || in_zone[b])) continue;
+        in_zone[a] = in_zone[b] = 1;
+        const int ra = find(a), rb = find(b);
+        if (ra != rb) zone[std::max(ra, rb)] = std::min(ra, rb);
+      }
       // Mean momentum and mass of every zone touched this round.
       std::map<int, std::pair<Vec3, double>> sums;  // root -> (Σ m v, Σ m); inf mass when pinned
       for (int i : involved) sums.emplace(find(i), std::make_pair(Vec3::Zero(), 0.0));
