@@ -7,6 +7,7 @@
 
 #include "avatars/avatar.hpp"
 #include "avatars/landmarks.hpp"
+#include "collision/test_meshes.hpp"
 #include "test_data.hpp"
 
 using namespace tryon;
@@ -14,11 +15,8 @@ using namespace tryon::avatars;
 
 TEST(Landmarks, CutLoopsOfACubeAreOneSquare) {
   // A unit cube (12 triangles): any horizontal cut inside is one loop of perimeter 4.
-  TriMesh cube;
-  cube.V.resize(8, 3);
-  for (int i = 0; i < 8; ++i) cube.V.row(i) = Vec3(i & 1, (i >> 1) & 1, (i >> 2) & 1);
-  cube.F.resize(12, 3);
-  cube.F << 0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5;
+  TriMesh cube = tryon::test::cube(0.5);
+  cube.V.array() += 0.5;
   const auto loops = cut_loops(cube, 0.3);
   ASSERT_EQ(loops.size(), 1u);
   EXPECT_NEAR(loops[0].perimeter, 4.0, 1e-12);

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "collision/geometry.hpp"
+#include "collision/test_meshes.hpp"
 #include "core/error.hpp"
 #include "core/mesh_io.hpp"
 #include "quality/quality.hpp"
@@ -17,12 +18,8 @@ namespace {
 
 // Closed outward cube [0,1]^3.
 TriMesh cube() {
-  TriMesh m;
-  m.V.resize(8, 3);
-  for (int i = 0; i < 8; ++i) m.V.row(i) << (i & 1), ((i >> 1) & 1), ((i >> 2) & 1);
-  m.F.resize(12, 3);
-  m.F << 0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6,
-      1, 3, 5, 3, 7, 5;
+  TriMesh m = tryon::test::cube(0.5);
+  m.V.array() += 0.5;
   return m;
 }
 
