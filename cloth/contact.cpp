@@ -46,6 +46,10 @@ struct Contact::Impl {
   std::vector<char> was_in_contact;  // in_contact of the step before
   Points3 contact_normal, x_before_limit;
   Points3 push;  // per particle: the push out of the body's vertices (step 1)
+  // Penalty contacts (settings.body_stiffness > 0): found in step 1, each with its point on
+  // the body (anchor); their depths are measured at the end of resolve.
+  std::vector<std::pair<PenaltyContact, Vec3>> pending;
+  PenaltyContacts penalty;
   // Per particle: its seam group, the particles joined to it by a chain of seam pairs (where
   // three panels meet, two corners sewn to a third one coincide without being sewn directly).
   std::vector<int> seam_group;
@@ -216,6 +220,11 @@ void Contact::set_self_collision(bool on) { impl_->settings.self_collision = on;
 
 void Contact::set_friction(double mu) { impl_->settings.friction = mu; }
 
+void Contact::set_body_stiffness(double stiffness) {
+  impl_->settings.body_stiffness = stiffness;
+  impl_->penalty.list.clear();
+}
+
 void Contact::set_strain_limit_sweeps(int sweeps) { impl_->settings.strain_limit_sweeps = sweeps; }
 
 int Contact::num_seam_pairs() const { return static_cast<int>(impl_->seams.rows()); }
@@ -225,7 +234,12 @@ const Segments* Contact::joined_particles() const {
 }
 
 const Points3* Contact::resting_normals() const {
+  if (impl_->settings.body_stiffness > 0) return nullptr;
   return impl_->contact_normal.rows() > 0 ? &impl_->contact_normal : nullptr;
+}
+
+const PenaltyContacts* Contact::penalty_contacts() const {
+  return impl_->settings.body_stiffness > 0 ? &impl_->penalty : nullptr;
 }
 
 double Contact::body_friction() const { return impl_->settings.friction; }
@@ -356,6 +370,8 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   }
 
   // 1. Body proximity.
+  const bool penalty = s.body_stiffness > 0;
+  m.pending.clear();
   m.was_in_contact.swap(m.in_contact);
   m.in_contact.assign(n, 0);
   m.contact_normal.setZero(n, 3);
@@ -379,8 +395,11 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       const double signed_dist = (x - h.point).dot(nrm);
       if (signed_dist >= s.thickness) continue;
       const Vec3 dir = (signed_dist > 1e-12 && h.distance > 1e-12) ? Vec3((x - h.point) / h.distance) : nrm;
-      x_new.row(v) = (h.point + s.thickness * dir).transpose();
-      contact_velocity(v_new.row(v), dir, s.friction);
+      if (!penalty || signed_dist < s.body_floor) {
+        x_new.row(v) = (h.point + (penalty ? s.body_floor : s.thickness) * dir).transpose();
+        contact_velocity(v_new.row(v), dir, s.friction);
+      }
+      if (penalty) m.pending.push_back({PenaltyContact{{v, -1, -1}, Vec3(1, 0, 0), dir, 0}, h.point});
       m.in_contact[v] = 1;
       m.contact_normal.row(v) = dir.transpose();
       ++stats_.body_contacts;
@@ -400,7 +419,19 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       const Vec3 nrm = m.vertex_normal.row(h.vertex);
       const double signed_dist = (h.point - Vec3(m.body_V.row(h.vertex))).dot(nrm);
       if (signed_dist >= s.thickness) continue;
-      const double delta = s.thickness - signed_dist;
+      if (penalty) {
+        PenaltyContact c{{m.cloth_F(h.triangle, 0), m.cloth_F(h.triangle, 1), m.cloth_F(h.triangle, 2)}, h.bary, nrm, 0};
+        for (int k = 0; k < 3; ++k) {
+          const int p = c.particle[k];
+          if (h.bary[k] > 0 && !m.in_contact[p]) {
+            m.in_contact[p] = 1;
+            m.contact_normal.row(p) = nrm.transpose();
+          }
+        }
+        m.pending.push_back({c, Vec3(m.body_V.row(h.vertex))});
+        if (signed_dist >= s.body_floor) continue;
+      }
+      const double delta = (penalty ? s.body_floor : s.thickness) - signed_dist;
       const double w2 = h.bary.squaredNorm();
       for (int k = 0; k < 3; ++k) {
         const int p = m.cloth_F(h.triangle, k);
@@ -675,6 +706,19 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       x_new = x_prev;
       for (int i = 0; i < n; ++i)
         if (reverted[i] || zone_size[find(i)] > 1) v_new.row(i).setZero();
+    }
+  }
+  if (penalty) {
+    // The penalty contacts' depths where the step ends (the fail-safe may have moved them).
+    m.penalty.stiffness = s.body_stiffness;
+    m.penalty.friction = s.friction;
+    m.penalty.list.clear();
+    for (auto& [c, anchor] : m.pending) {
+      Vec3 x = Vec3::Zero();
+      for (int k = 0; k < 3; ++k)
+        if (c.particle[k] >= 0) x += c.weight[k] * x_new.row(c.particle[k]).transpose();
+      c.depth = s.thickness - (x - anchor).dot(c.normal);
+      if (c.depth > 0) m.penalty.list.push_back(c);
     }
   }
   stats_.failsafe_reverts += std::count(reverted.begin(), reverted.end(), 1);

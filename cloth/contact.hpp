@@ -10,6 +10,9 @@
 //     removed and their tangential velocity reduced by Coulomb friction [Bridson, Fedkiw &
 //     Anderson 2002, §7]; body vertices that poke into the cloth push the cloth triangle
 //     away, spread by barycentric weights, each corner taking the largest push asked of it;
+//     with body_stiffness > 0 (the drape) these contacts are not projected: each one found
+//     within `thickness` becomes a penalty force of the next implicit step (PenaltyContacts);
+//     only cloth closer than body_floor is still projected, out to body_floor;
 //  1b. strain limiting again [Provot 1995], particles on the body kept from moving into it;
 //  2. self proximity within self_thickness: vertex–triangle and edge–edge pairs are pushed
 //     apart to self_thickness and their approaching normal velocity removed (inelastic
@@ -41,6 +44,12 @@ struct ContactSettings {
   /// Strain-limiting sweeps after the body push-out, body contacts as constraints (0: none).
   int strain_limit_sweeps = 20;
   double max_speed = 2.0;          ///< m/s: faster particles are slowed (a numerical guard)
+  /// Body contact as penalty forces in the implicit solve (N/m per contact; 0: cloth closer
+  /// than `thickness` is projected out to it after each step). With penalties, only cloth
+  /// closer than body_floor is still projected, out to body_floor. Only the implicit
+  /// integrator applies penalty forces.
+  double body_stiffness = 0;
+  double body_floor = 1e-3;  ///< m
 };
 
 /// Figures of the contact work (the report's collision share).
@@ -98,6 +107,8 @@ class Contact : public ContactStage {
   const Segments* joined_particles() const override;
   /// The body contacts of the last step (normals of the particles the body pushed out).
   const Points3* resting_normals() const override;
+  /// The body contacts of the last step as penalty forces (with body_stiffness > 0).
+  const PenaltyContacts* penalty_contacts() const override;
   double body_friction() const override;
   /// A body part some of the cloth does not collide with, as GarmentCode filters body parts by
   /// panel [Korosteleva et al. 2024]: torso panels ignore the arms, so the arm does not hold
@@ -113,6 +124,8 @@ class Contact : public ContactStage {
   void set_self_collision(bool on);
   /// Sets the Coulomb coefficient against the body (0 while sewing: panels slide into place).
   void set_friction(double mu);
+  /// Sets ContactSettings::body_stiffness (0: projected contacts).
+  void set_body_stiffness(double stiffness);
   /// Sets the sweeps of strain limiting on the body (ContactSettings::strain_limit_sweeps).
   void set_strain_limit_sweeps(int sweeps);
   int num_seam_pairs() const;

@@ -156,6 +156,8 @@ struct ImplicitEuler::Impl {
   std::vector<std::array<int, 2>> spring_slot;   // |S| (a,b), (b,a)
   std::vector<std::array<int, 16>> hinge_slot;   // |H| (i,j) row-major
   std::vector<Mat3> blocks;
+  std::vector<std::vector<int>> nbr;  // per particle: sorted block columns
+  std::vector<int> row_start;
   Eigen::VectorXd guess;
   Eigen::ConjugateGradient<SpMat, Eigen::Lower | Eigen::Upper> cg;
   Eigen::ConjugateGradient<SpMat, Eigen::Lower | Eigen::Upper, Eigen::IncompleteCholesky<double>> cg_ic;
@@ -163,7 +165,7 @@ struct ImplicitEuler::Impl {
   explicit Impl(const ClothModel& m) {
     np = m.num_particles();
     // Block pattern: diagonal, spring pairs, hinge pairs; per row sorted neighbour list.
-    std::vector<std::vector<int>> nbr(np);
+    nbr.assign(np, {});
     for (int p = 0; p < np; ++p) nbr[p].push_back(p);
     for (int s = 0; s < m.springs.size(); ++s) {
       const int a = m.springs.ends(s, 0), b = m.springs.ends(s, 1);
@@ -173,7 +175,7 @@ struct ImplicitEuler::Impl {
     for (int h = 0; h < m.hinges.size(); ++h)
       for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) nbr[m.hinges.verts(h, i)].push_back(m.hinges.verts(h, j));
-    std::vector<int> row_start(np + 1, 0);
+    row_start.assign(np + 1, 0);
     for (int p = 0; p < np; ++p) {
       std::sort(nbr[p].begin(), nbr[p].end());
       nbr[p].erase(std::unique(nbr[p].begin(), nbr[p].end()), nbr[p].end());
@@ -219,6 +221,11 @@ struct ImplicitEuler::Impl {
           hinge_slot[h][4 * i + j] = slot(m.hinges.verts(h, i), m.hinges.verts(h, j));
     blocks.resize(nblocks);
   }
+  // Slot of block (i, j), -1 when it is not in the pattern.
+  int find_slot(int i, int j) const {
+    const auto it = std::lower_bound(nbr[i].begin(), nbr[i].end(), j);
+    return it != nbr[i].end() && *it == j ? row_start[i] + static_cast<int>(it - nbr[i].begin()) : -1;
+  }
 };
 
 ImplicitEuler::ImplicitEuler(const ClothModel& model, Settings settings)
@@ -226,7 +233,8 @@ ImplicitEuler::ImplicitEuler(const ClothModel& model, Settings settings)
 ImplicitEuler::~ImplicitEuler() = default;
 
 void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, ForceWorkspace& ws,
-                         Points3& x_new, Points3& v_new, const Points3* resting, double friction) {
+                         Points3& x_new, Points3& v_new, const Points3* resting, double friction,
+                         const PenaltyContacts* penalty) {
   Impl& I = *impl_;
   if (I.np != m.num_particles()) throw std::logic_error("ImplicitEuler: model changed size");
   const int np = I.np;
@@ -271,12 +279,50 @@ void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, Fo
     }
   }
   Eigen::VectorXd b(3 * np);
+  for (int p = 0; p < np; ++p) b.segment<3>(3 * p) = (h * f.row(p) + h2 * Kv.row(p)).transpose();
+  if (penalty && penalty->stiffness > 0) {
+    // Penalty contacts: f_k = κ d w_k n at the step's start, ∂f_k/∂x_l = −κ w_k w_l n nᵀ; the
+    // off-diagonal blocks couple the corners of one cloth triangle, which its edges' springs
+    // already put in the pattern.
+    const double kappa = penalty->stiffness;
+    const double damp = penalty->damping * kappa * h;
+    std::vector<double> load(np, 0.0);  // normal force on each particle (N)
+    Points3 load_dir = Points3::Zero(np, 3);
+    for (const PenaltyContact& c : penalty->list) {
+      const Mat3 nn = c.normal * c.normal.transpose();
+      double vn = 0;
+      for (int k = 0; k < 3; ++k)
+        if (c.particle[k] >= 0) vn += c.weight[k] * c.normal.dot(m.v.row(c.particle[k]).transpose());
+      for (int k = 0; k < 3; ++k) {
+        const int pk = c.particle[k];
+        if (pk < 0 || pinned(pk)) continue;
+        b.segment<3>(3 * pk) += h * c.weight[k] * (kappa * (c.depth - h * vn) - damp * vn) * c.normal;
+        load[pk] += kappa * c.depth * c.weight[k];
+        load_dir.row(pk) += (kappa * c.depth * c.weight[k] * c.normal).transpose();
+        for (int l = 0; l < 3; ++l) {
+          const int pl = c.particle[l];
+          if (pl < 0 || pinned(pl)) continue;
+          const int slot = I.find_slot(pk, pl);
+          if (slot >= 0) I.blocks[slot] += (h2 * kappa + h * damp) * c.weight[k] * c.weight[l] * nn;
+        }
+      }
+    }
+    if (penalty->friction > 0) {
+      for (int p = 0; p < np; ++p) {
+        if (load[p] <= 0 || pinned(p)) continue;
+        const Vec3 n = load_dir.row(p).transpose().normalized();
+        const Mat3 P = Mat3::Identity() - n * n.transpose();
+        const Vec3 vt = P * m.v.row(p).transpose();
+        const double c = penalty->friction * load[p] / std::max(vt.norm(), penalty->stick_speed);
+        I.blocks[I.diag_slot[p]] += h * c * P;
+        b.segment<3>(3 * p) -= h * c * vt;
+      }
+    }
+  }
   for (int p = 0; p < np; ++p) {
     if (pinned(p)) {
       I.blocks[I.diag_slot[p]] = m.mass[p] * Mat3::Identity();
       b.segment<3>(3 * p).setZero();
-    } else {
-      b.segment<3>(3 * p) = (h * f.row(p) + h2 * Kv.row(p)).transpose();
     }
   }
   // Resting contacts [Baraff & Witkin 1998, §5.3]: S_p = I − n nᵀ for a particle pushed into

@@ -1,6 +1,7 @@
 #pragma once
 // Time integrators of the mass-spring cloth: explicit (symplectic) Euler, the reference of our
 // source paper, and implicit Euler with conjugate gradients [Baraff & Witkin 1998].
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +52,35 @@ double explicit_stable_dt(const ClothModel& model, ConstRef<Points3> x, double s
 void explicit_euler_step(const ClothModel& model, double dt, const Vec3& gravity,
                          ForceWorkspace& ws, Points3& x_new, Points3& v_new);
 
+/// Penalty contacts with the body, found by the contact stage after the last step: the point
+/// Σ w_k x_k of up to three particles lies `depth` (> 0) inside the contact layer along the
+/// body's outward normal n. Each pushes with the force stiffness · depth · w_k n on its
+/// particles, linearised in the implicit solve (∂f/∂x = −stiffness · w_k w_l n nᵀ), so contact
+/// is one more force of the step instead of a projection after it, and a drape can find an
+/// equilibrium where the body's push balances gravity and tension.
+struct PenaltyContact {
+  std::array<int, 3> particle{-1, -1, -1};  ///< -1: unused
+  Vec3 weight = Vec3::Zero();
+  Vec3 normal = Vec3::Zero();
+  double depth = 0;  ///< m
+};
+struct PenaltyContacts {
+  std::vector<PenaltyContact> list;
+  double stiffness = 0;  ///< N/m
+  /// Normal damping, relative to stiffness · dt. Implicit Euler moves a particle pushed with
+  /// stiffness · dt² ≫ mass out of the layer within one step, and leaves it with the speed
+  /// that took it there: it flies off and falls back, step after step. A damper of
+  /// damping · stiffness · dt takes it 1 / (1 + damping) of the way out instead, at a speed that
+  /// dies away (the ball of bench/rest_on_body: 21 % moving at frame 300 at 1e4 N/m undamped;
+  /// static at frame 106 at 3e3 N/m with 3).
+  double damping = 3;
+  /// Coulomb coefficient. Friction is lagged [Li et al. 2020, "Incremental Potential Contact",
+  /// §5]: a particle's normal force λ (from the contacts at the step's start) resists its
+  /// tangential velocity as a damper μλ / max(|v_t|, stick_speed), implicit in the solve.
+  double friction = 0;
+  double stick_speed = 1e-4;  ///< m/s
+};
+
 /// Implicit (backward) Euler linearised once per step [Baraff & Witkin 1998]:
 ///   (M − dt ∂f/∂v − dt² ∂f/∂x) Δv = dt (f₀ + dt ∂f/∂x v₀),  v' = v₀ + Δv,  x' = x₀ + dt v',
 /// solved with Eigen's conjugate gradients (Jacobi preconditioner, warm-started with the last
@@ -91,8 +121,10 @@ class ImplicitEuler {
   /// the body holds does not turn into velocity the contact stage has to take out again. The
   /// body's normal force on such a particle (the inward part of its force) brakes its
   /// tangential velocity by Coulomb friction with coefficient `friction`.
+  /// `penalty` (optional): body contacts as penalty forces (see PenaltyContacts).
   void step(const ClothModel& model, double dt, const Vec3& gravity, ForceWorkspace& ws,
-            Points3& x_new, Points3& v_new, const Points3* resting = nullptr, double friction = 0);
+            Points3& x_new, Points3& v_new, const Points3* resting = nullptr, double friction = 0,
+            const PenaltyContacts* penalty = nullptr);
   const Stats& last_stats() const { return stats_; }
 
  private:

@@ -88,7 +88,7 @@ bool Simulator::step(double dt, std::string* why) {
     explicit_euler_step(model_, dt, gravity, ws_, x_new_, v_new_);
   } else {
     implicit_->step(model_, dt, gravity, ws_, x_new_, v_new_, contact_ ? contact_->resting_normals() : nullptr,
-                    contact_ ? contact_->body_friction() : 0.0);
+                    contact_ ? contact_->body_friction() : 0.0, contact_ ? contact_->penalty_contacts() : nullptr);
     cg_iterations_frame_ += implicit_->last_stats().cg_iterations;
   }
   degenerate_frame_ += ws_.degenerate;

@@ -29,6 +29,9 @@ class ContactStage {
   /// Outward body normals under the particles resting on the body after the last step (|P|×3,
   /// zero rows for the others), for the implicit integrator's contact filter; null for none.
   virtual const Points3* resting_normals() const { return nullptr; }
+  /// Body contacts as penalty forces for the implicit integrator (found after the last step);
+  /// null when the stage projects contacts instead.
+  virtual const PenaltyContacts* penalty_contacts() const { return nullptr; }
   /// Coulomb coefficient between the cloth and the body (for the resting contacts).
   virtual double body_friction() const { return 0; }
   /// Called once per step after integration and strain limiting. May correct the candidate

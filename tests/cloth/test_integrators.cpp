@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "cloth/strain_limit.hpp"
@@ -259,4 +261,76 @@ TEST(StrainLimit, JoinedPairsMoveAsOneAndBodyContactsAreNotPushedIn) {
   limit_strain(m, limit, y, 200, 1e-6, body);
   for (int p = 0; p < m.num_particles(); ++p) EXPECT_GE((y.row(p) - y0.row(p)).dot(n.transpose()), -1e-12) << p;
   EXPECT_LT(strain_stats(m, y).max, before);
+}
+
+namespace {
+// Steps a square lying in the x-y plane on a floor (outward normal +z) whose contact layer
+// spans z in [−layer, 0]: each particle inside the layer is a penalty contact of depth −z.
+// Returns the smallest depth over the particles after each step.
+std::vector<double> drop_on_penalty_floor(ClothModel& m, const Vec3& gravity, PenaltyContacts pc, int steps) {
+  const double h = 1.0 / 120;
+  ForceWorkspace ws;
+  ImplicitEuler solver(m, {1e-12, 5000});
+  Points3 x, v;
+  std::vector<double> min_depth;
+  for (int s = 0; s < steps; ++s) {
+    pc.list.clear();
+    for (int p = 0; p < m.num_particles(); ++p)
+      if (m.x(p, 2) < 0) pc.list.push_back({{p, -1, -1}, Vec3(1, 0, 0), Vec3::UnitZ(), -m.x(p, 2)});
+    solver.step(m, h, gravity, ws, x, v, nullptr, 0, &pc);
+    m.x = x;
+    m.v = v;
+    min_depth.push_back(-m.x.col(2).maxCoeff());
+  }
+  return min_depth;
+}
+}  // namespace
+
+TEST(Integrators, PenaltyContactsHoldTheClothInTheLayerWithoutBouncing) {
+  // The square enters the layer at 10 cm/s. With the contacts' damping it stays in the layer
+  // from then on and settles where the floor carries its weight: Σ stiffness · depth = M g
+  // (the internal forces sum to zero).
+  const double g = 9.81;
+  PenaltyContacts pc;
+  pc.stiffness = 3e3;
+  ClothModel m = build_cloth_model(hanging_square(4, 0.2), load_material("cotton_jersey"));
+  m.material.air_drag = 0;
+  const ClothModel start = m;
+  m.v.col(2).setConstant(-0.1);
+  const std::vector<double> depth = drop_on_penalty_floor(m, Vec3(0, 0, -g), pc, 240);
+  for (std::size_t s = 0; s < depth.size(); ++s) ASSERT_GT(depth[s], 0) << "step " << s;
+  EXPECT_LT(m.v.cwiseAbs().maxCoeff(), 1e-6);
+  EXPECT_NEAR(pc.stiffness * (-m.x.col(2)).sum(), m.mass.sum() * g, 1e-4 * m.mass.sum() * g);
+
+  // Undamped, implicit Euler throws it out of the layer again: it bounces.
+  m = start;
+  m.v.col(2).setConstant(-0.1);
+  pc.damping = 0;
+  const std::vector<double> bouncing = drop_on_penalty_floor(m, Vec3(0, 0, -g), pc, 240);
+  EXPECT_LE(*std::min_element(bouncing.begin() + 1, bouncing.end()), 0);
+}
+
+TEST(Integrators, PenaltyContactFrictionHoldsInsideTheConeAndSlidesOutside) {
+  // Gravity tilted by θ from the floor's normal: the square sticks for tan θ < μ = 0.45 and
+  // slides with acceleration g (sin θ − μ cos θ) [Coulomb] for tan θ > μ.
+  const double g = 9.81, mu = 0.45;
+  PenaltyContacts pc;
+  pc.stiffness = 3e3;
+  pc.friction = mu;
+  for (const double degrees : {10.0, 40.0}) {
+    const double theta = degrees * M_PI / 180;
+    ClothModel m = build_cloth_model(hanging_square(4, 0.2), load_material("cotton_jersey"));
+    m.material.air_drag = 0;
+    const Vec3 gravity(g * std::sin(theta), 0, -g * std::cos(theta));
+    drop_on_penalty_floor(m, gravity, pc, 60);  // 0.5 s to settle into the layer
+    const double speed_before = m.v.col(0).mean();
+    drop_on_penalty_floor(m, gravity, pc, 60);
+    const double speed = m.v.col(0).mean();
+    if (std::tan(theta) < mu) {
+      EXPECT_LT(std::abs(speed), pc.stick_speed) << degrees;
+    } else {
+      const double coulomb = g * (std::sin(theta) - mu * std::cos(theta));
+      EXPECT_NEAR((speed - speed_before) / 0.5, coulomb, 0.05 * coulomb) << degrees;
+    }
+  }
 }
