@@ -306,7 +306,7 @@ TEST(Contact, ClothIgnoringABodyPartPassesThroughItOtherClothDoesNot) {
 
 TEST(Contact, ClothOnABallComesToRestWithPenaltyContacts) {
   // bench/rest_on_body's first case: a 40 cm square of jersey (2.5 cm edges) falls 3 cm onto
-  // a ball of radius 50 cm. With projected contacts it does not come to rest (21 % of it still
+  // a ball of radius 50 cm. With projected contacts it does not come to rest (22 % of it still
   // moving at frame 300): the two body tests disagree and the contacts come and go. As
   // penalty forces in the implicit solve, it rests on the cap, nothing inside the ball.
   const double radius = 0.5;

@@ -264,9 +264,9 @@ TEST(StrainLimit, JoinedPairsMoveAsOneAndBodyContactsAreNotPushedIn) {
 }
 
 namespace {
-// Steps a square lying in the x-y plane on a floor (outward normal +z) whose contact layer
-// spans z in [−layer, 0]: each particle inside the layer is a penalty contact of depth −z.
-// Returns the smallest depth over the particles after each step.
+// Steps a square lying in the x-y plane on a floor (outward normal +z) whose contact layer's
+// top is z = 0: each particle below it is a penalty contact of depth −z, found at the step's
+// start as the contact stage does. Returns the smallest depth over the particles after each step.
 std::vector<double> drop_on_penalty_floor(ClothModel& m, const Vec3& gravity, PenaltyContacts pc, int steps) {
   const double h = 1.0 / 120;
   ForceWorkspace ws;
