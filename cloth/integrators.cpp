@@ -203,22 +203,18 @@ struct ImplicitEuler::Impl {
     block_rc.resize(nblocks);
     for (int p = 0; p < np; ++p)
       for (std::size_t k = 0; k < nbr[p].size(); ++k) block_rc[row_start[p] + k] = {p, nbr[p][k]};
-    auto slot = [&](int i, int j) {
-      const auto it = std::lower_bound(nbr[i].begin(), nbr[i].end(), j);
-      return row_start[i] + static_cast<int>(it - nbr[i].begin());
-    };
     diag_slot.resize(np);
-    for (int p = 0; p < np; ++p) diag_slot[p] = slot(p, p);
+    for (int p = 0; p < np; ++p) diag_slot[p] = find_slot(p, p);
     spring_slot.resize(m.springs.size());
     for (int s = 0; s < m.springs.size(); ++s) {
       const int a = m.springs.ends(s, 0), b = m.springs.ends(s, 1);
-      spring_slot[s] = {slot(a, b), slot(b, a)};
+      spring_slot[s] = {find_slot(a, b), find_slot(b, a)};
     }
     hinge_slot.resize(m.hinges.size());
     for (int h = 0; h < m.hinges.size(); ++h)
       for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j)
-          hinge_slot[h][4 * i + j] = slot(m.hinges.verts(h, i), m.hinges.verts(h, j));
+          hinge_slot[h][4 * i + j] = find_slot(m.hinges.verts(h, i), m.hinges.verts(h, j));
     blocks.resize(nblocks);
   }
   // Slot of block (i, j), -1 when it is not in the pattern.
