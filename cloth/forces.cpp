@@ -45,6 +45,13 @@ bool spring_damping(const Vec3& xa, const Vec3& xb, const Vec3& va, const Vec3& 
   return true;
 }
 
+void zero_length_spring(const Vec3& xa, const Vec3& xb, const Vec3& va, const Vec3& vb, double k,
+                        double kd, Vec3& f_a, Mat3* K, Mat3* D) {
+  f_a = k * (xb - xa) + kd * (vb - va);
+  if (K) *K = k * Mat3::Identity();
+  if (D) *D = kd * Mat3::Identity();
+}
+
 namespace {
 struct HingeFrame {
   Vec3 E, N1, N2;

@@ -32,6 +32,15 @@ bool spring_force(const Vec3& xa, const Vec3& xb, double k_tension, double k_com
 bool spring_damping(const Vec3& xa, const Vec3& xb, const Vec3& va, const Vec3& vb, double kd,
                     Vec3& f_a, Mat3* D = nullptr);
 
+/// A spring of rest length zero (a sewn seam pair), elastic and damping force on end a (end b
+/// gets −f_a). Linear in the ends' offset, so unlike spring_force it is defined at zero length,
+/// where a closed seam pair sits:
+///   f_a = k (x_b − x_a) + kd (v_b − v_a),   K = ∂f_a/∂x_b = k I,   D = ∂f_a/∂v_b = kd I.
+/// (spring_force's K tends to k I as L → 0; the damping acts in every direction, as the
+/// offset's direction is no longer defined.)
+void zero_length_spring(const Vec3& xa, const Vec3& xb, const Vec3& va, const Vec3& vb, double k,
+                        double kd, Vec3& f_a, Mat3* K = nullptr, Mat3* D = nullptr);
+
 /// A hinge: two triangles (a, b, c) and (b, a, d) sharing the edge a→b, consistently oriented.
 /// Positions are given in the order {a, b, c, d}.
 using HingePositions = std::array<Vec3, 4>;

@@ -112,6 +112,42 @@ TEST(SpringDamping, JacobianMatchesFiniteDifferences) {
   }
 }
 
+TEST(ZeroLengthSpring, JacobiansMatchFiniteDifferencesAndZeroLengthIsDefined) {
+  std::mt19937 rng(5);
+  const Vec3 xa = random_vec(rng), xb = random_vec(rng), va = random_vec(rng), vb = random_vec(rng);
+  const double k = 40, kd = 0.7;
+  Vec3 f;
+  Mat3 K, D;
+  zero_length_spring(xa, xb, va, vb, k, kd, f, &K, &D);
+  for (int c = 0; c < 3; ++c) {
+    Vec3 e = Vec3::Zero();
+    e[c] = kH;
+    Vec3 fp, fm;
+    zero_length_spring(xa, xb + e, va, vb, k, kd, fp);
+    zero_length_spring(xa, xb - e, va, vb, k, kd, fm);
+    EXPECT_LT((K.col(c) - (fp - fm) / (2 * kH)).norm(), 1e-7);
+    zero_length_spring(xa, xb, va, vb + e, k, kd, fp);
+    zero_length_spring(xa, xb, va, vb - e, k, kd, fm);
+    EXPECT_LT((D.col(c) - (fp - fm) / (2 * kH)).norm(), 1e-7);
+  }
+  // Its elastic part is spring_force's with rest length 0 wherever that one is defined.
+  Vec3 f_elastic;
+  Mat3 K_elastic;
+  ASSERT_TRUE(spring_force(xa, xb, k, k, 0.0, f_elastic, &K_elastic));
+  Vec3 f_no_damping;
+  zero_length_spring(xa, xb, va, vb, k, 0.0, f_no_damping);
+  EXPECT_LT((f_no_damping - f_elastic).norm(), 1e-12 * f_elastic.norm());
+  EXPECT_LT((K - K_elastic).norm(), 1e-12 * k);
+  // At zero length (a closed seam pair) spring_force has no direction and reports it; this
+  // one still couples the pair: stiffness k in every direction, damping of the relative velocity.
+  Mat3 K0, D0;
+  EXPECT_FALSE(spring_force(xa, xa, k, k, 0.0, f_elastic, &K0));
+  zero_length_spring(xa, xa, va, vb, k, kd, f, &K0, &D0);
+  EXPECT_LT((f - kd * (vb - va)).norm(), 1e-15);
+  EXPECT_EQ(K0, k * Mat3::Identity());
+  EXPECT_EQ(D0, kd * Mat3::Identity());
+}
+
 TEST(Dihedral, AngleIsZeroFlatAndSigned) {
   HingePositions flat = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0.5, 1, 0), Vec3(0.5, -1, 0)};
   double theta = 1;

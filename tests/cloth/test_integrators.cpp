@@ -13,6 +13,7 @@
 using namespace tryon;
 using namespace tryon::cloth;
 using tryon::cloth::test::hanging_square;
+using tryon::cloth::test::two_panels;
 
 namespace {
 // A model whose particles are displaced randomly from the flat rest state (all forces active).
@@ -111,18 +112,10 @@ TEST(Integrators, MomentumConservedByBothIntegrators) {
   }
 }
 
-TEST(Integrators, ImplicitStepSolvesTheLinearisedSystem) {
-  // One implicit step against a dense solve of the same Baraff–Witkin system built from
-  // finite-difference Jacobians of compute_forces (stretched springs only, so the PSD clamp is
-  // inactive, and spring bending).
-  Material mat = load_material("cotton_jersey");
-  ClothModel m = build_cloth_model(hanging_square(4, 0.2), mat);
-  m.x *= 1.03;  // every spring stretched by 3 %
-  std::mt19937 rng(4);
-  std::uniform_real_distribution<double> u(-0.05, 0.05);
-  for (int p = 0; p < m.num_particles(); ++p) m.v.row(p) = Vec3(u(rng), u(rng), u(rng)).transpose();
-  // The step neglects ∂(spring damping)/∂x, so the reference uses no spring damping.
-  m.springs.damping.setZero();
+namespace {
+// One implicit step against a dense solve of the same Baraff–Witkin system built from
+// finite-difference Jacobians of compute_forces.
+void expect_step_solves_linearised_system(const ClothModel& m) {
   const int n = 3 * m.num_particles();
   const double h = 1.0 / 120;
   const Vec3 g(0, -9.81, 0);
@@ -157,6 +150,63 @@ TEST(Integrators, ImplicitStepSolvesTheLinearisedSystem) {
   EXPECT_LT((dv - dv_ref).norm(), 1e-6 * dv_ref.norm());
   EXPECT_LT((Eigen::Map<const Eigen::VectorXd>(x.data(), n) -
              (Eigen::Map<const Eigen::VectorXd>(m.x.data(), n) + h * (v0 + dv))).norm(), 1e-14);
+}
+
+// A square stretched by 3 % with random velocities: every spring stretched, so the PSD clamp
+// is inactive, and without spring damping, whose ∂/∂x the step neglects.
+ClothModel stretched_square() {
+  ClothModel m = build_cloth_model(hanging_square(4, 0.2), load_material("cotton_jersey"));
+  m.x *= 1.03;
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<double> u(-0.05, 0.05);
+  for (int p = 0; p < m.num_particles(); ++p) m.v.row(p) = Vec3(u(rng), u(rng), u(rng)).transpose();
+  m.springs.damping.setZero();
+  return m;
+}
+}  // namespace
+
+TEST(Integrators, ImplicitStepSolvesTheLinearisedSystem) {
+  expect_step_solves_linearised_system(stretched_square());
+}
+
+TEST(Integrators, ClosedSeamPairsAtZeroLengthAreCoupledInTheSolve) {
+  // Two panels sewn edge to edge, the seam closed: each pair at one position (as the contact
+  // stage holds a closed pair), its sewing spring at rest length 0. Stretched by 3 % with random
+  // velocities, each panel pulls its side of the seam its own way; the sewing springs, at zero
+  // length, must still tie the pairs in the solve.
+  ModelOptions options;
+  options.merge_seams = false;
+  ClothModel m = build_cloth_model(two_panels(4, 4, 0.1, 0.1, 0.1, 0.0), load_material("cotton_jersey"), options);
+  const garments::GarmentMesh g = two_panels(4, 4, 0.1, 0.1, 0.1, 0.0);
+  Segments pairs(g.seam_pairs.rows(), 2);
+  for (Eigen::Index i = 0; i < pairs.rows(); ++i)
+    pairs.row(i) << m.particle_of_vertex[g.seam_pairs(i, 0)], m.particle_of_vertex[g.seam_pairs(i, 1)];
+  add_sewing_springs(m, pairs, m.springs.stiffness.head(m.springs.num_stretch).mean());
+  m.springs.rest_now.tail(pairs.rows()).setZero();  // closed
+  m.x *= 1.03;
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<double> u(-0.05, 0.05);
+  for (int p = 0; p < m.num_particles(); ++p) m.v.row(p) = Vec3(u(rng), u(rng), u(rng)).transpose();
+  m.springs.damping.setZero();
+  expect_step_solves_linearised_system(m);
+  // The largest pair separation after the step, against the same step with the springs cut.
+  auto separation = [&](const ClothModel& model) {
+    ForceWorkspace ws;
+    ImplicitEuler solver(model, {1e-12, 5000});
+    Points3 x, v;
+    solver.step(model, 1.0 / 120, Vec3(0, -9.81, 0), ws, x, v);
+    double gap = 0;
+    for (Eigen::Index i = 0; i < pairs.rows(); ++i) gap = std::max(gap, (x.row(pairs(i, 0)) - x.row(pairs(i, 1))).norm());
+    return gap;
+  };
+  ClothModel cut = m;
+  cut.springs.stiffness.tail(pairs.rows()).setZero();
+  const double free_gap = separation(cut);
+  // What stays open is the sewing springs' stretch under the panels' pull (they are as stiff as
+  // the fabric): a few % of the free separation here. Dropped at zero length, as spring_force
+  // drops them, the pairs part as if cut.
+  EXPECT_GT(free_gap, 1e-4);
+  EXPECT_LT(separation(m), 0.1 * free_gap);
 }
 
 TEST(Integrators, StableDtScalesWithStiffnessAndMass) {
