@@ -550,7 +550,8 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   // that would pass through each other join one zone (union–find, merged across rounds); a
   // zone moves with its mass-weighted mean velocity, so nothing in it moves relative to the
   // rest of it and no crossing inside it is left, while the zone as a whole keeps moving (a
-  // falling fold falls on instead of freezing in the air). A zone with a pinned particle stops.
+  // falling fold falls on instead of freezing in the air). A zone with a pinned particle, or
+  // one the body sent back, stops.
   std::vector<int> zone(n);
   for (int i = 0; i < n; ++i) zone[i] = i;
   std::vector<char> in_zone(n, 0);  // particles of a zone: in a hit, or sewn to one that is
@@ -655,7 +656,11 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       for (int i = 0; i < n; ++i) {
         auto it = sums.find(find(i));
         if (it == sums.end()) continue;
-        if (!movable(i)) {  // a pinned particle stops its zone
+        // A pinned particle stops its zone, and so does one the body sent back this step: moved
+        // with the zone, it went into the body again, was sent back again in the next round,
+        // and the zone with it, until the rounds ran out (the dress on mean_all at 3 cm, at a
+        // side seam: every step from frame 225 on, so the drape never counted as at rest).
+        if (!movable(i) || reverted[i]) {
           it->second.second = std::numeric_limits<double>::infinity();
           continue;
         }

@@ -21,7 +21,8 @@
 //     against the body and the cloth. Cloth that would pass into the body (it starts the step
 //     outside) goes back to its x_prev, keeping its tangential velocity; cloth that starts
 //     inside is let out. Cloth pairs that would pass through each other join an impact zone
-//     (with the seam partners of its particles) that moves with its mean velocity. The test
+//     (with the seam partners of its particles) that moves with its mean velocity, or stops
+//     if it holds a pinned particle or one the body sent back. The test
 //     repeats until no pass-through is left, or the rounds run out: then the involved
 //     particles stop at x_prev, and the whole cloth does if that is not enough.
 #include <memory>

@@ -214,6 +214,57 @@ TEST(Contact, ImpactZoneTakesTheSeamPartnersOfItsParticlesAlong) {
   EXPECT_LT(contact.seam_gap(x_new), 1e-12);
 }
 
+TEST(Contact, ImpactZoneWithClothTheBodySendsBackStops) {
+  // Cloth triangle B falls past the cube's top corner, which would pierce it: the fail-safe sends
+  // B back. Triangle A, over B's part beside the cube, falls through B's place in the same
+  // step: A and B form an impact zone. Moved with its mean velocity, the zone took B through the
+  // corner again, round after round, until the rounds ran out and the frame was not evidence of
+  // rest (the dress on mean_all, at a side seam: step after step from frame 225 on). A zone
+  // holding a particle the body sent back stops, as one holding a pinned particle does.
+  const double h = 0.1;
+  garments::GarmentMesh g;
+  auto add_triangle = [&](const std::string& name, const Vec3& p, const Vec3& q, const Vec3& r) {
+    const int first = g.num_vertices(), panel = static_cast<int>(g.panel_names.size());
+    g.panel_names.push_back(name);
+    g.V.conservativeResize(first + 3, 3);
+    g.rest.conservativeResize(first + 3, 2);
+    int k = 0;
+    for (const Vec3& x : {p, q, r}) {
+      g.V.row(first + k) = x.transpose();
+      g.rest.row(first + k) = Vec2(x.x(), x.y()).transpose();
+      g.panel_of_vertex.push_back(panel);
+      ++k;
+    }
+    g.F.conservativeResize(g.num_triangles() + 1, 3);
+    g.F.row(g.num_triangles() - 1) << first, first + 1, first + 2;
+    g.panel_of_triangle.push_back(panel);
+  };
+  // B covers the corner (h, h) seen from above; its corners are all beside the cube.
+  add_triangle("b", Vec3(h + 0.01, h - 0.03, h + 0.004), Vec3(h + 0.01, h + 0.01, h + 0.004),
+               Vec3(h - 0.03, h + 0.01, h + 0.004));
+  // A, 3 mm above B, beside the cube (x, y > h + 3 mm).
+  add_triangle("a", Vec3(h + 0.004, h + 0.004, h + 0.007), Vec3(h + 0.008, h + 0.004, h + 0.007),
+               Vec3(h + 0.004, h + 0.008, h + 0.007));
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ASSERT_EQ(model.num_particles(), 6);
+  ContactSettings settings;
+  settings.strain_limit_sweeps = 0;
+  Contact contact(cube(h), model, settings);
+  contact.begin_frame(model, 0.0);
+  const double dt = 0.01;
+  Points3 v_new = Points3::Zero(6, 3);
+  v_new.topRows(3).col(2).setConstant(-1.5);     // B: 1.5 cm down, the corner through it
+  v_new.bottomRows(3).col(2).setConstant(-1.0);  // A: 1 cm down, through B's place
+  Points3 x_new = model.x + dt * v_new;
+  contact.resolve(model, model.x, x_new, v_new, dt);
+  EXPECT_EQ(contact.stats().failsafe_unsettled, 0);
+  EXPECT_FALSE(contact.held_back());
+  EXPECT_GT(contact.stats().failsafe_reverts, 0);  // the corner did send B back
+  // Both stayed where they were, B above the corner and A above B; A stopped with its zone.
+  EXPECT_TRUE(x_new.isApprox(model.x));
+  EXPECT_EQ(v_new.bottomRows(3).norm(), 0.0);
+}
+
 TEST(Contact, BodyVerticesUnderOneClothTrianglePushItOnceNotOnceEach) {
   // A 10×10 cm cloth square (two triangles) 1 mm above a fine 2×2 cm body patch (121 vertices
   // 2 mm apart, normals +z) under its middle. The cloth's corners are far from the patch, so
