@@ -414,8 +414,22 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     // near a body triangle above does, so that neither the strain limiting of step 1b nor the
     // integrator's contact filter in the next step pulls it back in.
     m.push.setZero(n, 3);
-    for (const auto& h : prox.triangle_vertex) {
-      if (h.distance >= s.thickness) continue;
+    // As penalty forces, one contact per body vertex, with its closest cloth triangle (the hits
+    // come sorted by body vertex). A body vertex is within `thickness` of every cloth triangle
+    // around the one it lies under, and summed, its push changed by whole multiples as the cloth
+    // slid over it (the slim tank on makehuman_female at 3 cm: 8.6 % moving at frame 600 with
+    // every hit, 7.8 % with the closest).
+    std::vector<char> counted(prox.triangle_vertex.size(), !penalty);
+    for (std::size_t k = 0; penalty && k < prox.triangle_vertex.size();) {
+      std::size_t best = k;
+      const int v = prox.triangle_vertex[k].vertex;
+      for (; k < prox.triangle_vertex.size() && prox.triangle_vertex[k].vertex == v; ++k)
+        if (prox.triangle_vertex[k].distance < prox.triangle_vertex[best].distance) best = k;
+      counted[best] = 1;
+    }
+    for (std::size_t k = 0; k < prox.triangle_vertex.size(); ++k) {
+      const auto& h = prox.triangle_vertex[k];
+      if (h.distance >= s.thickness || !counted[k]) continue;
       const Vec3 nrm = m.vertex_normal.row(h.vertex);
       const double signed_dist = (h.point - Vec3(m.body_V.row(h.vertex))).dot(nrm);
       if (signed_dist >= s.thickness) continue;

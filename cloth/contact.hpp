@@ -11,7 +11,8 @@
 //     Anderson 2002, §7]; body vertices that poke into the cloth push the cloth triangle
 //     away, spread by barycentric weights, each corner taking the largest push asked of it;
 //     with body_stiffness > 0 (the drape) these contacts are not projected: each one found
-//     within `thickness` becomes a penalty force of the next implicit step (PenaltyContacts);
+//     within `thickness` becomes a penalty force of the next implicit step (PenaltyContacts;
+//     a body vertex with its closest cloth triangle only);
 //     only cloth closer than body_floor is still projected, out to body_floor;
 //  1b. strain limiting again [Provot 1995], particles on the body kept from moving into it;
 //  2. self proximity within self_thickness: vertex–triangle and edge–edge pairs are pushed

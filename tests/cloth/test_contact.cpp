@@ -307,6 +307,43 @@ TEST(Contact, BodyVerticesUnderOneClothTrianglePushItOnceNotOnceEach) {
   }
 }
 
+TEST(Contact, EachBodyVertexIsOnePenaltyContact) {
+  // The 2×2 cm body patch of the test above (121 vertices, normals +z) 1.5 mm under a 10×10 cm
+  // cloth square of 18 triangles whose vertices are all off the patch. Every body vertex lies
+  // within the thickness of the cloth triangle above it and of those around: it must become one
+  // penalty contact (with the closest), not one per triangle, or its force changes by whole
+  // multiples as the cloth slides over it.
+  TriMesh patch;
+  const int n = 11;
+  patch.V.resize(n * n, 3);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) patch.V.row(j * n + i) << -0.01 + 0.002 * i, -0.01 + 0.002 * j, 0.0;
+  patch.F.resize(2 * (n - 1) * (n - 1), 3);
+  for (int j = 0, f = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      const int a = j * n + i;
+      patch.F.row(f++) << a, a + 1, a + n + 1;
+      patch.F.row(f++) << a, a + n + 1, a + n;
+    }
+  garments::GarmentMesh g;
+  cloth::test::add_grid_panel(g, "square", 4, 4, 0.1, 0.1, Vec3(-0.05, -0.05, 0.0015));
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ContactSettings settings;
+  settings.self_collision = false;
+  settings.strain_limit_sweeps = 0;
+  settings.body_stiffness = 1e3;
+  Contact contact(patch, model, settings);
+  Points3 x_new = model.x, v_new = Points3::Zero(model.num_particles(), 3);
+  contact.resolve(model, model.x, x_new, v_new, 0.01);
+  EXPECT_TRUE(x_new == model.x);  // beyond body_floor: a penalty force, no projection
+  const PenaltyContacts* pc = contact.penalty_contacts();
+  ASSERT_NE(pc, nullptr);
+  EXPECT_EQ(pc->list.size(), static_cast<std::size_t>(n * n));
+  double depth = 0;
+  for (const PenaltyContact& c : pc->list) depth += c.depth;
+  EXPECT_NEAR(depth, n * n * (settings.thickness - 0.0015), 1e-12);
+}
+
 TEST(Contact, ClothIgnoringABodyPartPassesThroughItOtherClothDoesNot) {
   // Two 2×2 cm squares 1 cm above the cube's +z face, side by side, both moving 2 cm down in
   // one step. The whole cube is the ignored part; square A's particles ignore it, B's do not.
