@@ -176,8 +176,8 @@ TEST(Integrators, ClosedSeamPairsAtZeroLengthAreCoupledInTheSolve) {
   // length, must still tie the pairs in the solve.
   ModelOptions options;
   options.merge_seams = false;
-  ClothModel m = build_cloth_model(two_panels(4, 4, 0.1, 0.1, 0.1, 0.0), load_material("cotton_jersey"), options);
   const garments::GarmentMesh g = two_panels(4, 4, 0.1, 0.1, 0.1, 0.0);
+  ClothModel m = build_cloth_model(g, load_material("cotton_jersey"), options);
   Segments pairs(g.seam_pairs.rows(), 2);
   for (Eigen::Index i = 0; i < pairs.rows(); ++i)
     pairs.row(i) << m.particle_of_vertex[g.seam_pairs(i, 0)], m.particle_of_vertex[g.seam_pairs(i, 1)];
