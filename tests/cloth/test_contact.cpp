@@ -23,6 +23,23 @@ ClothModel square_at(double z) {
   return build_cloth_model(g, load_material("cotton_poplin"));
 }
 
+// A flat 2×2 cm body patch in the plane z = 0 centred on the origin: n×n vertices, normals +z.
+TriMesh body_patch(int n) {
+  TriMesh patch;
+  patch.V.resize(n * n, 3);
+  const double spacing = 0.02 / (n - 1);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) patch.V.row(j * n + i) << -0.01 + spacing * i, -0.01 + spacing * j, 0.0;
+  patch.F.resize(2 * (n - 1) * (n - 1), 3);
+  for (int j = 0, f = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      const int a = j * n + i;
+      patch.F.row(f++) << a, a + 1, a + n + 1;
+      patch.F.row(f++) << a, a + n + 1, a + n;
+    }
+  return patch;
+}
+
 }  // namespace
 
 TEST(Contact, ShrunkBodyLeavesNearClothAloneAndGrowsBack) {
@@ -271,18 +288,8 @@ TEST(Contact, BodyVerticesUnderOneClothTrianglePushItOnceNotOnceEach) {
   // only the body vertices poking into the cloth triangles push it: each asks for 1.5 mm (to
   // the 2.5 mm thickness) spread by barycentric weights, which is at most √3 × 1.5 mm at a
   // corner. Summed over the hits, the corners went up by several centimetres.
-  TriMesh patch;
   const int n = 11;
-  patch.V.resize(n * n, 3);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) patch.V.row(j * n + i) << -0.01 + 0.002 * i, -0.01 + 0.002 * j, 0.0;
-  patch.F.resize(2 * (n - 1) * (n - 1), 3);
-  for (int j = 0, f = 0; j + 1 < n; ++j)
-    for (int i = 0; i + 1 < n; ++i) {
-      const int a = j * n + i;
-      patch.F.row(f++) << a, a + 1, a + n + 1;
-      patch.F.row(f++) << a, a + n + 1, a + n;
-    }
+  const TriMesh patch = body_patch(n);
   garments::GarmentMesh g;
   cloth::test::add_grid_panel(g, "square", 2, 2, 0.1, 0.1, Vec3(-0.05, -0.05, 0.001));
   ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
@@ -313,18 +320,8 @@ TEST(Contact, EachBodyVertexIsOnePenaltyContact) {
   // within the thickness of the cloth triangle above it and of those around: it must become one
   // penalty contact (with the closest), not one per triangle, or its force changes by whole
   // multiples as the cloth slides over it.
-  TriMesh patch;
   const int n = 11;
-  patch.V.resize(n * n, 3);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) patch.V.row(j * n + i) << -0.01 + 0.002 * i, -0.01 + 0.002 * j, 0.0;
-  patch.F.resize(2 * (n - 1) * (n - 1), 3);
-  for (int j = 0, f = 0; j + 1 < n; ++j)
-    for (int i = 0; i + 1 < n; ++i) {
-      const int a = j * n + i;
-      patch.F.row(f++) << a, a + 1, a + n + 1;
-      patch.F.row(f++) << a, a + n + 1, a + n;
-    }
+  const TriMesh patch = body_patch(n);
   garments::GarmentMesh g;
   cloth::test::add_grid_panel(g, "square", 4, 4, 0.1, 0.1, Vec3(-0.05, -0.05, 0.0015));
   ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
