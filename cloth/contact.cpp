@@ -186,6 +186,20 @@ void contact_velocity(Eigen::Ref<Eigen::RowVector3d> v, const Vec3& n, double mu
   v = vt.transpose();
 }
 
+// Index of the closest hit of each vertex in `hits`, which come sorted by vertex (the first of
+// equally close ones).
+std::vector<std::size_t> closest_per_vertex(const std::vector<collision::VertexTriangleHit>& hits) {
+  std::vector<std::size_t> out;
+  for (std::size_t k = 0; k < hits.size();) {
+    std::size_t best = k;
+    const int v = hits[k].vertex;
+    for (; k < hits.size() && hits[k].vertex == v; ++k)
+      if (hits[k].distance < hits[best].distance) best = k;
+    out.push_back(best);
+  }
+  return out;
+}
+
 }  // namespace
 
 Contact::Contact(const TriMesh& body, const ClothModel& model, const ContactSettings& settings,
@@ -383,13 +397,10 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     collision::ProximityResult prox = collision::proximity(cloth, body, reach);
     m.filter(prox);
     // Cloth vertices near body triangles: the closest hit per vertex decides.
-    for (std::size_t k = 0; k < prox.vertex_triangle.size();) {
-      std::size_t best = k;
-      const int v = prox.vertex_triangle[k].vertex;
-      for (; k < prox.vertex_triangle.size() && prox.vertex_triangle[k].vertex == v; ++k)
-        if (prox.vertex_triangle[k].distance < prox.vertex_triangle[best].distance) best = k;
-      if (!movable(v)) continue;
+    for (const std::size_t best : closest_per_vertex(prox.vertex_triangle)) {
       const auto& h = prox.vertex_triangle[best];
+      const int v = h.vertex;
+      if (!movable(v)) continue;
       const Vec3 x = x_new.row(v);
       const Vec3 nrm = m.body_normal_at(h.triangle, h.bary);
       const double signed_dist = (x - h.point).dot(nrm);
@@ -414,19 +425,14 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     // near a body triangle above does, so that neither the strain limiting of step 1b nor the
     // integrator's contact filter in the next step pulls it back in.
     m.push.setZero(n, 3);
-    // As penalty forces, one contact per body vertex, with its closest cloth triangle (the hits
-    // come sorted by body vertex). A body vertex is within `thickness` of every cloth triangle
-    // around the one it lies under, and summed, its push changed by whole multiples as the cloth
-    // slid over it (the slim tank on makehuman_female at 3 cm: 8.6 % moving at frame 600 with
-    // every hit, 7.8 % with the closest).
+    // As penalty forces, one contact per body vertex, with its closest cloth triangle. A body
+    // vertex is within `thickness` of every cloth triangle around the one it lies under, and
+    // summed, its push changed by whole multiples as the cloth slid over it (the slim tank on
+    // makehuman_female at 3 cm: 8.6 % moving at frame 600 with every hit, 7.8 % with the
+    // closest).
     std::vector<char> counted(prox.triangle_vertex.size(), !penalty);
-    for (std::size_t k = 0; penalty && k < prox.triangle_vertex.size();) {
-      std::size_t best = k;
-      const int v = prox.triangle_vertex[k].vertex;
-      for (; k < prox.triangle_vertex.size() && prox.triangle_vertex[k].vertex == v; ++k)
-        if (prox.triangle_vertex[k].distance < prox.triangle_vertex[best].distance) best = k;
-      counted[best] = 1;
-    }
+    if (penalty)
+      for (const std::size_t best : closest_per_vertex(prox.triangle_vertex)) counted[best] = 1;
     for (std::size_t k = 0; k < prox.triangle_vertex.size(); ++k) {
       const auto& h = prox.triangle_vertex[k];
       if (h.distance >= s.thickness || !counted[k]) continue;
