@@ -6,6 +6,7 @@
 //   self_intersections                            one deforming mesh, normal-cone culling
 //   proximity / self_proximity                    vertex–triangle and edge–edge pairs within d
 //   continuous_collisions / continuous_self_...   vertex–face, edge–edge time of impact
+//   edges_through_triangles, untangling_directions  self intersections undone by contour minimization
 //   triangles_intersect, closest points, ccd      exact primitives (geometry.hpp, ccd.hpp)
 //
 // Cloth use: body  Bvh<Aabb> built once; cloth Bvh<Aabb> refitted every step;
@@ -18,4 +19,5 @@
 #include "collision/normal_cone.hpp"
 #include "collision/proximity.hpp"
 #include "collision/queries.hpp"
+#include "collision/untangle.hpp"
 #include "collision/volumes.hpp"
