@@ -11,6 +11,7 @@
 #include "collision/geometry.hpp"
 #include "collision/proximity.hpp"
 #include "collision/surface_queries.hpp"
+#include "collision/untangle.hpp"
 #include "core/parallel.hpp"
 
 namespace tryon::cloth {
@@ -54,6 +55,7 @@ struct Contact::Impl {
   // three panels meet, two corners sewn to a third one coincide without being sewn directly).
   std::vector<int> seam_group;
   std::vector<char> tangled;               // per particle: in a cloth self-intersection at frame start
+  Points3 untangle;                        // per particle: its direction of untangling (see begin_frame)
   // A body part some particles ignore (see Contact::ignore_body_part): per body vertex, face and
   // edge whether it is in the part, per particle whether it ignores the part.
   std::vector<char> part_vertex, part_face, part_edge, ignores_part;
@@ -88,6 +90,7 @@ struct Contact::Impl {
     }
     for (int i = 0; i < model.num_particles(); ++i) seam_group[i] = root(i);
     tangled.assign(model.num_particles(), 0);
+    untangle = Points3::Zero(model.num_particles(), 3);
     cloth_F = model.F;
     cloth_topo = collision::MeshTopology::build(cloth_F, model.num_particles());
     cloth_bvh.build(model.x, cloth_F);
@@ -153,6 +156,18 @@ struct Contact::Impl {
     for (int a : p)
       for (int b : q)
         if (sewn(a, b)) return true;
+    return false;
+  }
+
+  // Whether both sides of a cloth pair, particles `p` and particles `q`, are in a self
+  // intersection (see begin_frame): near its contour, where the sheets have crossed, the
+  // repulsion would hold each on the side it crossed to. It is left to the untangling.
+  bool tangled_pair(std::initializer_list<int> p, std::initializer_list<int> q) const {
+    return any_tangled(p) && any_tangled(q);
+  }
+  bool any_tangled(std::initializer_list<int> ps) const {
+    for (int i : ps)
+      if (tangled[i]) return true;
     return false;
   }
 
@@ -299,27 +314,19 @@ void Contact::begin_frame(const ClothModel& model, double /*time*/) {
   Impl& m = *impl_;
   unsettled_this_frame_ = 0;
   std::fill(m.tangled.begin(), m.tangled.end(), 0);
+  m.untangle.setZero();
   if (!m.settings.self_collision) return;
   m.cloth_bvh.refit(model.x, m.cloth_F);
-  const Segments& E = m.cloth_topo.edges;
-  std::vector<std::vector<int>> found(static_cast<std::size_t>(E.rows()));
-  parallel_for(static_cast<std::size_t>(E.rows()), [&](std::size_t e) {
-    const int a = E(e, 0), b = E(e, 1);
-    const Vec3 p = model.x.row(a), q = model.x.row(b);
-    collision::Aabb box;
-    box.extend(p);
-    box.extend(q);
-    collision::for_each_triangle_near(m.cloth_bvh, box, [&](int f) {
-      const int t0 = m.cloth_F(f, 0), t1 = m.cloth_F(f, 1), t2 = m.cloth_F(f, 2);
-      if (a == t0 || a == t1 || a == t2 || b == t0 || b == t1 || b == t2) return true;
-      if (m.across_seam({a, b}, {t0, t1, t2})) return true;  // meets at a seam by design
-      if (collision::segment_triangle_intersect(p, q, model.x.row(t0), model.x.row(t1), model.x.row(t2)))
-        found[e] = {a, b, t0, t1, t2};
-      return found[e].empty();
-    });
-  });
-  for (const auto& ps : found)
-    for (int p : ps) m.tangled[p] = 1;
+  const auto crossings = collision::edges_through_triangles(
+      model.x, m.cloth_F, m.cloth_topo, m.cloth_bvh, [&](int e, int f) {
+        const int a = m.cloth_topo.edges(e, 0), b = m.cloth_topo.edges(e, 1);
+        return m.across_seam({a, b}, {m.cloth_F(f, 0), m.cloth_F(f, 1), m.cloth_F(f, 2)});  // meets at a seam by design
+      });
+  for (const auto& h : crossings) {
+    m.tangled[m.cloth_topo.edges(h.edge, 0)] = m.tangled[m.cloth_topo.edges(h.edge, 1)] = 1;
+    for (int k = 0; k < 3; ++k) m.tangled[m.cloth_F(h.triangle, k)] = 1;
+  }
+  m.untangle = collision::untangling_directions(model.num_particles(), m.cloth_F, m.cloth_topo, crossings);
 }
 
 int Contact::push_out(ClothModel& model) {
@@ -527,6 +534,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       for (const auto& h : prox.vertex_triangle) {
         const int p[4] = {h.vertex, m.cloth_F(h.triangle, 0), m.cloth_F(h.triangle, 1), m.cloth_F(h.triangle, 2)};
         if (m.across_seam({p[0]}, {p[1], p[2], p[3]})) continue;
+        if (m.tangled_pair({p[0]}, {p[1], p[2], p[3]})) continue;
         const double w[4] = {1.0, -h.bary[0], -h.bary[1], -h.bary[2]};
         separate(p, w, 4, h.normal, h.distance);
       }
@@ -534,11 +542,19 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
         const int p[4] = {m.cloth_topo.edges(h.edge_a, 0), m.cloth_topo.edges(h.edge_a, 1),
                           m.cloth_topo.edges(h.edge_b, 0), m.cloth_topo.edges(h.edge_b, 1)};
         if (m.across_seam({p[0], p[1]}, {p[2], p[3]})) continue;
+        if (m.tangled_pair({p[0], p[1]}, {p[2], p[3]})) continue;
         const double w[4] = {1 - h.s, h.s, -(1 - h.t), -h.t};
         separate(p, w, 4, h.normal, h.distance);
       }
     }
   }
+
+  // 2b. Untangling: cloth in a self intersection at the frame's start moves by untangle_step
+  //     along its direction of intersection contour minimization [Volino & Magnenat-Thalmann
+  //     2006] (collision::untangling_directions); the fail-safe lets it pass (see begin_frame).
+  if (s.self_collision && s.untangle_step > 0)
+    for (int i = 0; i < n; ++i)
+      if (m.tangled[i] && movable(i)) x_new.row(i) += s.untangle_step * m.untangle.row(i);
 
   // 3. Fail-safe: nothing may pass through the body or the cloth during the step.
   const collision::MovingMesh body_moving{m.body_V, m.body_V, m.body_F, m.body_topo, m.body_bvh};
@@ -579,25 +595,20 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     while (zone[i] != i) i = zone[i] = zone[zone[i]];
     return i;
   };
-  // The particles of the cloth pairs that would pass through each other, 4 a hit; pairs meeting at a seam by design, or already tangled at the frame's
-  // start (holding them back would hold the tangle forever; the repulsion separates them), are
-  // left out.
+  // The particles of the cloth pairs that would pass through each other, 4 a hit; pairs meeting
+  // at a seam by design, or already tangled at the frame's start (holding them back would hold
+  // the tangle forever; the untangling of step 2b undoes it), are left out.
   auto self_hit_particles = [&](const collision::MovingMesh& cloth, std::vector<int>& out) {
     const collision::ContinuousResult self_hits = collision::continuous_self_collisions(cloth);
-    auto tangled = [&](std::initializer_list<int> ps) {
-      for (int p : ps)
-        if (m.tangled[p]) return true;
-      return false;
-    };
     for (const auto& h : self_hits.vertex_face) {
       const int t0 = m.cloth_F(h.triangle, 0), t1 = m.cloth_F(h.triangle, 1), t2 = m.cloth_F(h.triangle, 2);
-      if (m.across_seam({h.vertex}, {t0, t1, t2}) || tangled({h.vertex, t0, t1, t2})) continue;
+      if (m.across_seam({h.vertex}, {t0, t1, t2}) || m.any_tangled({h.vertex, t0, t1, t2})) continue;
       out.insert(out.end(), {h.vertex, t0, t1, t2});
     }
     for (const auto& h : self_hits.edge_edge) {
       const int a0 = m.cloth_topo.edges(h.edge_a, 0), a1 = m.cloth_topo.edges(h.edge_a, 1);
       const int b0 = m.cloth_topo.edges(h.edge_b, 0), b1 = m.cloth_topo.edges(h.edge_b, 1);
-      if (m.across_seam({a0, a1}, {b0, b1}) || tangled({a0, a1, b0, b1})) continue;
+      if (m.across_seam({a0, a1}, {b0, b1}) || m.any_tangled({a0, a1, b0, b1})) continue;
       out.insert(out.end(), {a0, a1, b0, b1});
     }
   };

@@ -17,7 +17,10 @@
 //  1b. strain limiting again [Provot 1995], particles on the body kept from moving into it;
 //  2. self proximity within self_thickness: vertex–triangle and edge–edge pairs are pushed
 //     apart to self_thickness and their approaching normal velocity removed (inelastic
-//     repulsion, ibid. §7.1), a few sweeps;
+//     repulsion, ibid. §7.1), a few sweeps; not between two particles in self intersections;
+//  2b. untangling: cloth in a self intersection at the frame's start (an edge through a
+//     triangle, found in begin_frame) moves untangle_step along the direction that shortens
+//     the intersection contour [Volino & Magnenat-Thalmann 2006] (collision/untangle.hpp);
 //  3. fail-safe [ibid. §8, in the spirit of impact zones]: continuous tests of x_prev → x_new
 //     against the body and the cloth. Cloth that would pass into the body (it starts the step
 //     outside) goes back to its x_prev, keeping its tangential velocity; cloth that starts
@@ -42,6 +45,10 @@ struct ContactSettings {
   double friction = 0.45;          ///< Coulomb coefficient against the body
   bool self_collision = true;
   int self_sweeps = 3;
+  /// Cloth in a self intersection moves this far a step to undo it (m; 0: not at all).
+  /// Measured on the shirt spec on makehuman_female at 3 cm, 600 frames: 0.5 mm left 39
+  /// self intersections, 1 mm 21, 1.5 mm and 3 mm none (3 mm: 8 % still moving).
+  double untangle_step = 1.5e-3;
   int failsafe_rounds = 8;
   /// Strain-limiting sweeps after the body push-out, body contacts as constraints (0: none).
   int strain_limit_sweeps = 20;
@@ -80,7 +87,8 @@ class Contact : public ContactStage {
   ~Contact() override;
 
   /// Marks the particles of cloth self-intersections present at the frame's start (edges
-  /// through triangles): the fail-safe lets them move, so a tangle can come undone.
+  /// through triangles) and their directions of untangling: the fail-safe lets them move and
+  /// the repulsion leaves them alone, so that step 2b can undo the tangle.
   void begin_frame(const ClothModel& model, double time) override;
 
   void resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3& x_new, Points3& v_new,
