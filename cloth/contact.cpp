@@ -243,6 +243,39 @@ void Contact::ignore_body_part(const std::vector<char>& part_vertex, const std::
   m.part_ignored = true;
 }
 
+int Contact::collide_with_part_where_clear(const ClothModel& model) {
+  Impl& m = *impl_;
+  if (m.ignores_part.empty()) return 0;
+  // Not clear: inside the body, on an edge through it, or next to such a particle.
+  const std::vector<double> w = collision::winding_numbers(model.x, m.body_V, m.body_F, m.body_bvh);
+  std::vector<char> caught(model.num_particles(), 0);
+  for (int i = 0; i < model.num_particles(); ++i) caught[i] = w[i] >= 0.5;
+  const Segments& E = m.cloth_topo.edges;
+  for (Eigen::Index e = 0; e < E.rows(); ++e) {
+    const Vec3 p = model.x.row(E(e, 0)), q = model.x.row(E(e, 1));
+    collision::Aabb box;
+    box.extend(p);
+    box.extend(q);
+    collision::for_each_triangle_near(m.body_bvh, box, [&](int f) {
+      if (!collision::segment_triangle_intersect(p, q, m.body_V.row(m.body_F(f, 0)), m.body_V.row(m.body_F(f, 1)),
+                                                 m.body_V.row(m.body_F(f, 2))))
+        return true;
+      caught[E(e, 0)] = caught[E(e, 1)] = 1;
+      return false;
+    });
+  }
+  std::vector<char> near_caught = caught;
+  for (Eigen::Index e = 0; e < E.rows(); ++e)
+    if (caught[E(e, 0)] || caught[E(e, 1)]) near_caught[E(e, 0)] = near_caught[E(e, 1)] = 1;
+  int count = 0;
+  for (int i = 0; i < model.num_particles(); ++i)
+    if (m.ignores_part[i] && !near_caught[i]) {
+      m.ignores_part[i] = 0;
+      ++count;
+    }
+  return count;
+}
+
 void Contact::set_body_part_ignored(bool on) { impl_->part_ignored = on && !impl_->ignores_part.empty(); }
 
 void Contact::set_self_collision(bool on) { impl_->settings.self_collision = on; }

@@ -128,6 +128,12 @@ class Contact : public ContactStage {
   ///                        belongs to the part when all its vertices do)
   /// @param[in] ignores     |particles| flags: the particles that pass through the part
   void ignore_body_part(const std::vector<char>& part_vertex, const std::vector<char>& ignores);
+  /// The particles that ignore the body part and are clear of the body now (outside it, no
+  /// edge of theirs through it, and the same for their neighbours) collide with the part from
+  /// now on. Returns how many. For after sewing: the arm was in the way of the torso's seams,
+  /// not of the sewn torso, which fell through it as it draped (the dress on makehuman_female:
+  /// the back of the armhole through the arm).
+  int collide_with_part_where_clear(const ClothModel& model);
   /// Turns the filter of ignore_body_part on or off (on when set).
   void set_body_part_ignored(bool on);
   /// Turns self-collision on or off (off while sewing: the panels' edges must meet).

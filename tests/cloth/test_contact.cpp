@@ -456,3 +456,31 @@ TEST(Contact, ClothThroughItselfIsUntangledByContourMinimization) {
   EXPECT_EQ(run(5e-4), 0u);
   EXPECT_GT(run(0.0), 10u);
 }
+
+TEST(Contact, ClothClearOfAnIgnoredPartCollidesWithItFromThenOn) {
+  // Three 2×2 cm squares that all ignore the cube (the part): A and C lie 1 cm above its +z
+  // face, B stands upright half inside it (its bottom row inside, its middle row on the face).
+  // After the call A and C, clear of the cube, collide with it again; B, caught in it, still
+  // ignores it. All move 2 cm down in one step: A and C are stopped outside, B goes on.
+  const double h = 0.1;
+  const TriMesh body = cube(h);
+  garments::GarmentMesh g;
+  cloth::test::add_grid_panel(g, "a", 3, 3, 0.02, 0.02, Vec3(-0.06, -0.01, h + 0.01));
+  cloth::test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(-0.01, -0.01, h - 0.01), Vec3::UnitX(), Vec3::UnitZ());
+  cloth::test::add_grid_panel(g, "c", 3, 3, 0.02, 0.02, Vec3(0.04, -0.01, h + 0.01));
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ASSERT_EQ(model.num_particles(), 27);
+  ContactSettings settings;
+  settings.self_collision = false;
+  Contact contact(body, model, settings);
+  contact.ignore_body_part(std::vector<char>(8, 1), std::vector<char>(27, 1));
+  EXPECT_EQ(contact.collide_with_part_where_clear(model), 18);  // A and C
+  Points3 x_new = model.x, v_new = Points3::Zero(27, 3);
+  x_new.col(2).array() -= 0.02;
+  v_new.col(2).setConstant(-2.0);
+  const Points3 b_moved = x_new.middleRows(9, 9);
+  contact.resolve(model, model.x, x_new, v_new, 0.01);
+  EXPECT_GE(x_new.topRows(9).col(2).minCoeff(), h);
+  EXPECT_GE(x_new.bottomRows(9).col(2).minCoeff(), h);
+  EXPECT_TRUE(x_new.middleRows(9, 9).isApprox(b_moved));
+}
