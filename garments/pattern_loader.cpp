@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <optional>
 #include <set>
 
 #include "avatars/landmarks.hpp"
@@ -22,6 +23,45 @@ bool is_dxf_file(const std::filesystem::path& path) {
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   return ext == ".dxf";
 }
+
+namespace {
+
+bool is_sleeve(dxf::Role r) { return r == dxf::Role::sleeve || r == dxf::Role::sleeve_front || r == dxf::Role::sleeve_back; }
+
+// Whether a seam sews a sleeve panel.
+bool sews_a_sleeve(const dxf::CutPattern& cut, const std::vector<dxf::Seam>& seams) {
+  for (const dxf::Seam& s : seams)
+    for (const std::string* panel : {&s.a.panel, &s.b.panel})
+      if (const int i = cut.find(*panel); i >= 0 && is_sleeve(cut.pieces[i].role)) return true;
+  return false;
+}
+
+// When the cut sleeve pieces do not pair (the proposal sews no sleeve) and the file holds a
+// reference piece (quantity 0) that is a one-piece sleeve, the matcher tries that piece cut
+// twice in their place, as a pattern maker would choose in a seam file's "quantities": the
+// shared men's tee cuts two sleeve halves whose overarm lines differ by 40 %, and holds a
+// one-piece sleeve that fits its armholes. Returns the quantities that sew the sleeves, or
+// nothing.
+std::optional<std::map<std::string, int>> reference_sleeve_quantities(const dxf::DxfPattern& file,
+                                                                      const dxf::CutPattern& cut) {
+  std::set<std::string> cut_sleeves;
+  for (const dxf::CutPiece& c : cut.pieces)
+    if (is_sleeve(c.role)) cut_sleeves.insert(c.piece);
+  if (cut_sleeves.empty()) return std::nullopt;
+  for (const dxf::Piece* reference : file.pieces_of_size(cut.size)) {
+    if (reference->quantity != 0) continue;
+    std::map<std::string, int> q{{reference->name, 2}};
+    for (const std::string& name : cut_sleeves) q[name] = 0;
+    const dxf::CutPattern trial = dxf::cut_pieces(file, cut.size, q);
+    bool one_piece_sleeve = false;
+    for (const dxf::CutPiece& c : trial.pieces) one_piece_sleeve |= c.piece == reference->name && is_sleeve(c.role);
+    std::vector<std::string> ignored;
+    if (one_piece_sleeve && sews_a_sleeve(trial, dxf::propose_seams(trial, ignored))) return q;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 LoadedPattern load_pattern(const std::filesystem::path& path, const PatternOptions& options) {
   require_readable_file(path, "pattern");
@@ -52,9 +92,22 @@ LoadedPattern load_pattern(const std::filesystem::path& path, const PatternOptio
   if (size.empty() && seam_doc.is_object() && seam_doc.contains("size") && seam_doc["size"].is_string())
     size = seam_doc["size"].get<std::string>();
   out.cut = dxf::cut_pieces(*out.dxf, size, out.quantities);
+  const bool seams_given = seam_doc.is_object() && seam_doc.contains("seams");
+  if (!seams_given && out.quantities.empty()) {
+    std::vector<std::string> ignored;
+    if (!sews_a_sleeve(*out.cut, dxf::propose_seams(*out.cut, ignored)))
+      if (auto q = reference_sleeve_quantities(*out.dxf, *out.cut)) {
+        std::string names;
+        for (const auto& [name, n] : *q) names += (names.empty() ? "'" : ", '") + name + "': " + std::to_string(n);
+        out.notes.push_back("the sleeve pieces do not pair, the reference one-piece sleeve does: cut with quantities " +
+                            names + " (a seam file's \"quantities\" can choose otherwise)");
+        out.quantities = *q;
+        out.cut = dxf::cut_pieces(*out.dxf, out.cut->size, out.quantities);
+      }
+  }
   const dxf::CutPattern& cut = *out.cut;
   out.notes.insert(out.notes.end(), cut.notes.begin(), cut.notes.end());
-  if (seam_doc.is_object() && seam_doc.contains("seams")) {
+  if (seams_given) {
     out.seams = dxf::parse_seams(seam_doc, cut, seams_path.string());
   } else {
     out.seams = dxf::propose_seams(cut, out.notes);

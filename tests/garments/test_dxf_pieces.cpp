@@ -278,6 +278,26 @@ TEST(DxfPieces, LoaderReadsBothFormatsAndUsesSeamFiles) {
   EXPECT_THROW(load_pattern(tryon::test::shared_data_path(kTee), o), InputError);  // the seam file is gone
 }
 
+// Without a seam file the loader sees that the tee's sleeve pieces do not pair and that its
+// reference one-piece sleeve does, and cuts that one twice instead, saying so; the quantities
+// it chose are the loaded pattern's (inspect prints them with the proposed seams).
+TEST(DxfPieces, LoaderCutsTheReferenceSleeveWhenTheSleevePiecesDoNotPair) {
+  TRYON_REQUIRE_SHARED(kTee);
+  const LoadedPattern tee = load_pattern(tryon::test::shared_data_path(kTee));
+  EXPECT_EQ(tee.quantities, kTeeOnePieceSleeves);
+  EXPECT_TRUE(tee.seams_proposed);
+  EXPECT_EQ(tee.pattern.stitches.size(), 12u);
+  EXPECT_EQ(tee.pattern.panels.size(), 6u);
+  bool said = false;
+  for (const auto& n : tee.notes) said |= n.find("the reference one-piece sleeve does") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_TRUE(validate_pattern(tee.pattern).ok());
+  // The tank has no sleeve pieces: nothing is changed.
+  const LoadedPattern tank = load_pattern(tryon::test::shared_data_path(kTank));
+  EXPECT_TRUE(tank.quantities.empty());
+  EXPECT_EQ(tank.pattern.stitches.size(), 4u);
+}
+
 TEST(DxfArrange, TankAndTeeSitAroundTheBody) {
   TRYON_REQUIRE_SHARED(kTee);
   const avatars::Avatar body = avatars::load_avatar(tryon::test::shared_data_path("avatars/garmentcode/mean_all.obj"));
