@@ -159,16 +159,15 @@ TEST(Drape, DxfTankIsSewnArrangedAndSimulated) {
   fs::remove_all(out);
 }
 
-// An industry pattern end to end: the women's slim tank DXF (Gerber), cut, sewn by the
-// matcher's seams and arranged around the MakeHuman body automatically, drapes clean at 3 cm
-// (static at frame 349 here, about 25 s on one core), and the checker agrees.
-TEST(Drape, DxfSlimTankDrapesCleanOnMakehumanFemale) {
-  TRYON_REQUIRE_SHARED("patterns/dxf/WM_SLIM_TANK.DXF");
-  TRYON_REQUIRE_SHARED("avatars/makehuman/derived/makehuman_female.obj");
-  const fs::path out = fs::temp_directory_path() / ("tryon_drape_tank_" + std::to_string(::getpid()));
+namespace {
+// Drapes a shared DXF pattern on a shared body at 3 cm, with no seam file (the matcher's
+// seams, the automatic arrangement), and expects a clean rest within 600 frames that the
+// checker agrees with.
+void expect_dxf_drapes_clean(const std::string& pattern_rel, const std::string& body_rel, const std::string& tag) {
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_" + tag + "_" + std::to_string(::getpid()));
   fs::remove_all(out);
-  const fs::path pattern = tryon::test::shared_data() / "patterns/dxf/WM_SLIM_TANK.DXF";
-  const fs::path avatar = tryon::test::shared_data() / "avatars/makehuman/derived/makehuman_female.obj";
+  const fs::path pattern = tryon::test::shared_data() / pattern_rel;
+  const fs::path avatar = tryon::test::shared_data() / body_rel;
   const auto r = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(avatar) + " -o " + quoted(out) +
                            " --resolution-cm 3 --max-frames 600 --threads 1 --quiet");
   EXPECT_EQ(r.code, 0) << r.err;
@@ -185,4 +184,21 @@ TEST(Drape, DxfSlimTankDrapesCleanOnMakehumanFemale) {
   EXPECT_LT(report["simulation"]["frames"].get<int>(), 600);
   expect_checker_agrees(out / "garment.obj", rq, avatar);
   fs::remove_all(out);
+}
+}  // namespace
+
+// Industry patterns end to end (Gerber DXF exports): cut, sewn by the matcher's seams and
+// arranged around the body automatically. The women's slim tank on the MakeHuman body (static
+// at frame 349 here, about 25 s on one core) and the men's tee on mean_all, whose matcher cuts
+// the reference one-piece sleeve (static at frame 100, about 10 s).
+TEST(Drape, DxfSlimTankDrapesCleanOnMakehumanFemale) {
+  TRYON_REQUIRE_SHARED("patterns/dxf/WM_SLIM_TANK.DXF");
+  TRYON_REQUIRE_SHARED("avatars/makehuman/derived/makehuman_female.obj");
+  expect_dxf_drapes_clean("patterns/dxf/WM_SLIM_TANK.DXF", "avatars/makehuman/derived/makehuman_female.obj", "tank");
+}
+
+TEST(Drape, DxfMensTeeDrapesCleanOnMeanAll) {
+  TRYON_REQUIRE_SHARED("patterns/dxf/MEN_CLASSIC_TEE.DXF");
+  TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
+  expect_dxf_drapes_clean("patterns/dxf/MEN_CLASSIC_TEE.DXF", "avatars/garmentcode/mean_all.obj", "tee");
 }
