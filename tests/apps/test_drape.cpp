@@ -38,6 +38,24 @@ json expect_checker_agrees(const fs::path& garment, const json& report_quality, 
   EXPECT_NEAR(q["strain_max"].get<double>(), report_quality["strain_max"].get<double>(), 1e-5);
   return q;
 }
+
+// The drape's report in `out` says clean: status ok, no failure, no intersection, no vertex
+// inside, seams closed, strain within 10 %, static before the frame limit. Returns its quality.
+json expect_clean_report(const fs::path& out, int max_frames) {
+  const json report = read_json(out / "report.json");
+  EXPECT_EQ(report["status"], "ok");
+  EXPECT_TRUE(report["failures"].empty()) << report["failures"].dump();
+  const json& rq = report["quality"];
+  EXPECT_EQ(rq["body_intersections"], 0);
+  EXPECT_EQ(rq["vertices_inside_body"], 0);
+  EXPECT_EQ(rq["self_intersections"], 0);
+  EXPECT_LT(rq["seam_gap_max_m"].get<double>(), 1e-3);
+  EXPECT_LE(rq["strain_max"].get<double>(), 0.10);
+  EXPECT_LT(rq["moving_fraction"].get<double>(), 0.015);
+  EXPECT_TRUE(report["simulation"]["static"].get<bool>());
+  EXPECT_LT(report["simulation"]["frames"].get<int>(), max_frames);  // stopped because static, not at the limit
+  return rq;
+}
 }  // namespace
 
 TEST(Drape, ReportFollowsTheSchemaAndTheCheckerAgrees) {
@@ -78,18 +96,7 @@ TEST(Drape, BundledSkirtDrapesCleanOnBundledBodyAndTheCheckerAgrees) {
   const auto r = run_tryon("drape " + quoted(skirt()) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
                            " --resolution-cm 3 --max-frames 900 --quiet");
   EXPECT_EQ(r.code, 0) << r.err;
-  const json report = read_json(out / "report.json");
-  EXPECT_EQ(report["status"], "ok");
-  EXPECT_TRUE(report["failures"].empty()) << report["failures"].dump();
-  const json& rq = report["quality"];
-  EXPECT_EQ(rq["body_intersections"], 0);
-  EXPECT_EQ(rq["vertices_inside_body"], 0);
-  EXPECT_EQ(rq["self_intersections"], 0);
-  EXPECT_LT(rq["seam_gap_max_m"].get<double>(), 1e-3);
-  EXPECT_LT(rq["moving_fraction"].get<double>(), 0.015);
-  EXPECT_TRUE(report["simulation"]["static"].get<bool>());
-  EXPECT_LT(report["simulation"]["frames"].get<int>(), 900);  // stopped because static, not at the limit
-
+  const json rq = expect_clean_report(out, 900);
   expect_checker_agrees(out / "garment.obj", rq);  // the same zeros, gap and strain
   fs::remove_all(out);
 }
@@ -171,17 +178,7 @@ void expect_dxf_drapes_clean(const std::string& pattern_rel, const std::string& 
   const auto r = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(avatar) + " -o " + quoted(out) +
                            " --resolution-cm 3 --max-frames 600 --threads 1 --quiet");
   EXPECT_EQ(r.code, 0) << r.err;
-  const json report = read_json(out / "report.json");
-  EXPECT_EQ(report["status"], "ok");
-  EXPECT_TRUE(report["failures"].empty()) << report["failures"].dump();
-  const json& rq = report["quality"];
-  EXPECT_EQ(rq["body_intersections"], 0);
-  EXPECT_EQ(rq["vertices_inside_body"], 0);
-  EXPECT_EQ(rq["self_intersections"], 0);
-  EXPECT_LT(rq["seam_gap_max_m"].get<double>(), 1e-3);
-  EXPECT_LE(rq["strain_max"].get<double>(), 0.10);
-  EXPECT_TRUE(report["simulation"]["static"].get<bool>());
-  EXPECT_LT(report["simulation"]["frames"].get<int>(), 600);
+  const json rq = expect_clean_report(out, 600);
   expect_checker_agrees(out / "garment.obj", rq, avatar);
   fs::remove_all(out);
 }
