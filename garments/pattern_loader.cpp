@@ -36,27 +36,37 @@ bool sews_a_sleeve(const dxf::CutPattern& cut, const std::vector<dxf::Seam>& sea
   return false;
 }
 
+// The cut with a reference sleeve in place of the sleeve pieces: the pieces, their quantities,
+// the proposed seams and the matcher's notes on them.
+struct SleeveAlternative {
+  std::map<std::string, int> quantities;
+  dxf::CutPattern cut;
+  std::vector<dxf::Seam> seams;
+  std::vector<std::string> seam_notes;
+};
+
 // When the cut sleeve pieces do not pair (the proposal sews no sleeve) and the file holds a
 // reference piece (quantity 0) that is a one-piece sleeve, the matcher tries that piece cut
 // twice in their place, as a pattern maker would choose in a seam file's "quantities": the
 // shared men's tee cuts two sleeve halves whose overarm lines differ by 40 %, and holds a
-// one-piece sleeve that fits its armholes. Returns the quantities that sew the sleeves, or
-// nothing.
-std::optional<std::map<std::string, int>> reference_sleeve_quantities(const dxf::DxfPattern& file,
-                                                                      const dxf::CutPattern& cut) {
+// one-piece sleeve that fits its armholes. Returns the first such cut that sews the sleeves,
+// or nothing.
+std::optional<SleeveAlternative> reference_sleeve_cut(const dxf::DxfPattern& file, const dxf::CutPattern& cut) {
   std::set<std::string> cut_sleeves;
   for (const dxf::CutPiece& c : cut.pieces)
     if (is_sleeve(c.role)) cut_sleeves.insert(c.piece);
   if (cut_sleeves.empty()) return std::nullopt;
   for (const dxf::Piece* reference : file.pieces_of_size(cut.size)) {
     if (reference->quantity != 0) continue;
-    std::map<std::string, int> q{{reference->name, 2}};
-    for (const std::string& name : cut_sleeves) q[name] = 0;
-    const dxf::CutPattern trial = dxf::cut_pieces(file, cut.size, q);
+    SleeveAlternative alt;
+    alt.quantities = {{reference->name, 2}};
+    for (const std::string& name : cut_sleeves) alt.quantities[name] = 0;
+    alt.cut = dxf::cut_pieces(file, cut.size, alt.quantities);
     bool one_piece_sleeve = false;
-    for (const dxf::CutPiece& c : trial.pieces) one_piece_sleeve |= c.piece == reference->name && is_sleeve(c.role);
-    std::vector<std::string> ignored;
-    if (one_piece_sleeve && sews_a_sleeve(trial, dxf::propose_seams(trial, ignored))) return q;
+    for (const dxf::CutPiece& c : alt.cut.pieces) one_piece_sleeve |= c.piece == reference->name && is_sleeve(c.role);
+    if (!one_piece_sleeve) continue;
+    alt.seams = dxf::propose_seams(alt.cut, alt.seam_notes);
+    if (sews_a_sleeve(alt.cut, alt.seams)) return alt;
   }
   return std::nullopt;
 }
@@ -92,27 +102,28 @@ LoadedPattern load_pattern(const std::filesystem::path& path, const PatternOptio
   if (size.empty() && seam_doc.is_object() && seam_doc.contains("size") && seam_doc["size"].is_string())
     size = seam_doc["size"].get<std::string>();
   out.cut = dxf::cut_pieces(*out.dxf, size, out.quantities);
-  const bool seams_given = seam_doc.is_object() && seam_doc.contains("seams");
-  if (!seams_given && out.quantities.empty()) {
-    std::vector<std::string> ignored;
-    if (!sews_a_sleeve(*out.cut, dxf::propose_seams(*out.cut, ignored)))
-      if (auto q = reference_sleeve_quantities(*out.dxf, *out.cut)) {
+  std::vector<std::string> seam_notes;
+  if (seam_doc.is_object() && seam_doc.contains("seams")) {
+    out.seams = dxf::parse_seams(seam_doc, *out.cut, seams_path.string());
+  } else {
+    out.seams = dxf::propose_seams(*out.cut, seam_notes);
+    out.seams_proposed = true;
+    if (out.quantities.empty() && !sews_a_sleeve(*out.cut, out.seams))
+      if (auto alt = reference_sleeve_cut(*out.dxf, *out.cut)) {
         std::string names;
-        for (const auto& [name, n] : *q) names += (names.empty() ? "'" : ", '") + name + "': " + std::to_string(n);
+        for (const auto& [name, n] : alt->quantities)
+          names += (names.empty() ? "'" : ", '") + name + "': " + std::to_string(n);
         out.notes.push_back("the sleeve pieces do not pair, the reference one-piece sleeve does: cut with quantities " +
                             names + " (a seam file's \"quantities\" can choose otherwise)");
-        out.quantities = *q;
-        out.cut = dxf::cut_pieces(*out.dxf, out.cut->size, out.quantities);
+        out.quantities = std::move(alt->quantities);
+        out.cut = std::move(alt->cut);
+        out.seams = std::move(alt->seams);
+        seam_notes = std::move(alt->seam_notes);
       }
   }
   const dxf::CutPattern& cut = *out.cut;
   out.notes.insert(out.notes.end(), cut.notes.begin(), cut.notes.end());
-  if (seams_given) {
-    out.seams = dxf::parse_seams(seam_doc, cut, seams_path.string());
-  } else {
-    out.seams = dxf::propose_seams(cut, out.notes);
-    out.seams_proposed = true;
-  }
+  out.notes.insert(out.notes.end(), seam_notes.begin(), seam_notes.end());
 
   // Panels no seam reaches would fall off the body: leave them out (when anything is sewn).
   dxf::CutPattern kept = cut;
