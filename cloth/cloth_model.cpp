@@ -1,6 +1,7 @@
 #include "cloth/cloth_model.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -35,6 +36,40 @@ int find_root(std::vector<int>& parent, int i) {
     i = parent[i];
   }
   return i;
+}
+
+// A spring across an edge between two triangles: rest length from the two triangles unfolded
+// flat about the edge, each in its own 2D frame (a→b in the first, wa→wb in the second), and
+// stiffness as documented at build_cloth_model.
+struct CrossSpring {
+  double rest = 0, stiffness = 0;
+  double along = 0, h1 = 0, h2 = 0;  // opposite vertices: offset along the edge, heights over it
+};
+CrossSpring cross_spring(const garments::GarmentMesh& g, const Material& material, int a, int b, int c, int wa,
+                         int wb, int wd, double area1, double area2) {
+  auto unfold = [&](int p, int q, int r, double& s, double& h, double& len) {
+    const Vec2 rp = g.rest.row(p), rq = g.rest.row(q), rr = g.rest.row(r);
+    len = (rq - rp).norm();
+    const Vec2 e = (rq - rp) / len;
+    s = (rr - rp).dot(e);
+    h = std::abs(cross2(e, rr - rp));
+  };
+  double s1, h1, l1, s2, h2, l2;
+  unfold(a, b, c, s1, h1, l1);
+  unfold(wa, wb, wd, s2, h2, l2);
+  CrossSpring cs;
+  cs.rest = std::hypot(s1 - s2, h1 + h2);
+  cs.along = s1 - s2;
+  cs.h1 = h1;
+  cs.h2 = h2;
+  const double d = cs.rest;
+  cs.stiffness = material.shear_stiffness * (area1 + area2) / 3.0 / (d * d);
+  if (material.bend_model == BendModel::springs) {
+    const double e_len = 0.5 * (l1 + l2);
+    const double c_hinge = 3.0 * material.bend_stiffness * e_len * e_len / (area1 + area2);
+    cs.stiffness += c_hinge * d * d / (h1 * h1 * h2 * h2);
+  }
+  return cs;
 }
 
 // One directed occurrence of a particle edge in a triangle.
@@ -161,32 +196,18 @@ ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& mat
     if (consistent) std::swap(wa, wb);
     const int pd = m.particle_of_vertex[wd];
     if (pc == pd) continue;
-    auto unfold = [&](int a, int b, int c, double& s, double& h, double& len) {
-      const Vec2 ra = g.rest.row(a), rb = g.rest.row(b), rc = g.rest.row(c);
-      len = (rb - ra).norm();
-      const Vec2 e = (rb - ra) / len;
-      s = (rc - ra).dot(e);
-      h = std::abs(cross2(e, rc - ra));
-    };
-    double s1, h1, l1, s2, h2, l2;
-    unfold(va, vb, vc, s1, h1, l1);
-    unfold(wa, wb, wd, s2, h2, l2);
-    const double d = std::hypot(s1 - s2, h1 + h2);
-    const double a1 = tri_area[t1], a2 = tri_area[t2];
-    double k = material.shear_stiffness * (a1 + a2) / 3.0 / (d * d);
-    const double e_len = 0.5 * (l1 + l2);
-    const double c_hinge = 3.0 * material.bend_stiffness * e_len * e_len / (a1 + a2);
-    if (material.bend_model == BendModel::springs) {
-      k += c_hinge * d * d / (h1 * h1 * h2 * h2);
-    } else if (consistent) {
-      hinge_verts.push_back({pa, pb, pc, pd});
-      hinge_k.push_back(12.0 * material.bend_stiffness);
-    } else {
-      ++m.degenerate_hinges_skipped;
+    const CrossSpring cs = cross_spring(g, material, va, vb, vc, wa, wb, wd, tri_area[t1], tri_area[t2]);
+    if (material.bend_model == BendModel::dihedral) {
+      if (consistent) {
+        hinge_verts.push_back({pa, pb, pc, pd});
+        hinge_k.push_back(12.0 * material.bend_stiffness);
+      } else {
+        ++m.degenerate_hinges_skipped;
+      }
     }
     ends.push_back({pc, pd});
-    rest.push_back(d);
-    stiffness.push_back(k);
+    rest.push_back(cs.rest);
+    stiffness.push_back(cs.stiffness);
   }
   if (non_manifold > 0)
     logger().warn("cloth: {} non-manifold edges (3+ triangles) get no cross spring", non_manifold);
@@ -265,6 +286,102 @@ void add_sewing_springs(ClothModel& m, const Segments& pairs, double stiffness) 
     S.kind.push_back(SpringKind::sewing);
   }
   index_springs(m);
+}
+
+int add_seam_cross_springs(ClothModel& m, const garments::GarmentMesh& g) {
+  // Boundary edges of the garment: (lower, higher vertex) -> the one triangle using it.
+  std::map<std::pair<int, int>, int> uses;
+  for (int t = 0; t < g.num_triangles(); ++t)
+    for (int c = 0; c < 3; ++c) {
+      const auto key = std::minmax(g.F(t, c), g.F(t, (c + 1) % 3));
+      auto [it, inserted] = uses.try_emplace({key.first, key.second}, t);
+      if (!inserted) it->second = -1;  // interior
+    }
+  // Seam partners of each vertex, with the stitch of the pair.
+  std::multimap<int, std::pair<int, int>> partner;
+  SeamCrossSprings& sc = m.seam_cross;
+  int num_stitches = 0;
+  for (Eigen::Index i = 0; i < g.seam_pairs.rows(); ++i) {
+    const int a = g.seam_pairs(i, 0), b = g.seam_pairs(i, 1);
+    const int st = i < static_cast<Eigen::Index>(g.stitch_of_pair.size()) ? g.stitch_of_pair[i] : 0;
+    partner.emplace(a, std::make_pair(b, st));
+    partner.emplace(b, std::make_pair(a, st));
+    sc.pairs.push_back({st, m.particle_of_vertex[a], m.particle_of_vertex[b]});
+    num_stitches = std::max(num_stitches, st + 1);
+  }
+  sc.num_stitches = num_stitches;
+  auto opposite = [&](int t, int a, int b) {
+    for (int c = 0; c < 3; ++c)
+      if (g.F(t, c) != a && g.F(t, c) != b) return g.F(t, c);
+    return -1;
+  };
+  auto area = [&](int t) {
+    const Vec2 a = g.rest.row(g.F(t, 0)), b = g.rest.row(g.F(t, 1)), c = g.rest.row(g.F(t, 2));
+    return 0.5 * std::abs(cross2(b - a, c - a));
+  };
+  Springs& S = m.springs;
+  const int first = S.size();
+  std::vector<std::array<int, 2>> ends;
+  std::vector<double> rest, stiffness;
+  for (const auto& [edge, t1] : uses) {
+    if (t1 < 0) continue;
+    const int va = edge.first, vb = edge.second;
+    const auto [a0, a1] = partner.equal_range(va);
+    const auto [b0, b1] = partner.equal_range(vb);
+    for (auto ia = a0; ia != a1; ++ia)
+      for (auto ib = b0; ib != b1; ++ib) {
+        const int wa = ia->second.first, wb = ib->second.first;
+        const auto it = uses.find(std::minmax(wa, wb));
+        if (it == uses.end() || it->second < 0 || it->second <= t1) continue;  // each pair of edges once
+        const int t2 = it->second;
+        const int vc = opposite(t1, va, vb), wd = opposite(t2, wa, wb);
+        const int pc = m.particle_of_vertex[vc], pd = m.particle_of_vertex[wd];
+        if (pc == pd) continue;
+        const CrossSpring c = cross_spring(g, m.material, va, vb, vc, wa, wb, wd, area(t1), area(t2));
+        ends.push_back({pc, pd});
+        // The opposite vertices with the triangles at a right angle about the edge:
+        // |c − d|² = along² + h₁² + h₂² (flat: along² + (h₁ + h₂)²).
+        rest.push_back(std::sqrt(c.along * c.along + c.h1 * c.h1 + c.h2 * c.h2));
+        stiffness.push_back(c.stiffness);
+        sc.spring.push_back(first + static_cast<int>(sc.stitch.size()));
+        sc.stitch.push_back(ia->second.second);
+      }
+  }
+  const int add = static_cast<int>(ends.size());
+  S.ends.conservativeResize(first + add, 2);
+  S.rest.conservativeResize(first + add);
+  S.rest_now.conservativeResize(first + add);
+  S.stiffness.conservativeResize(first + add);
+  S.damping.conservativeResize(first + add);
+  for (int i = 0; i < add; ++i) {
+    S.ends.row(first + i) << ends[i][0], ends[i][1];
+    S.rest[first + i] = rest[i];
+    S.rest_now[first + i] = 0.0;  // off
+    S.stiffness[first + i] = stiffness[i];
+    S.damping[first + i] = m.material.damping * stiffness[i];
+    S.kind.push_back(SpringKind::seam_cross);
+  }
+  index_springs(m);
+  return add;
+}
+
+int switch_on_sewn_seams(ClothModel& m, ConstRef<Points3> x, double sewn_distance) {
+  // The state is the rest lengths alone (0: off), which the simulator restores on a retry.
+  const SeamCrossSprings& sc = m.seam_cross;
+  Eigen::VectorXd& rest_now = m.springs.rest_now;
+  std::vector<char> sewn(sc.num_stitches, 0);  // off so far, and sewn now
+  bool any_off = false;
+  for (std::size_t i = 0; i < sc.spring.size(); ++i)
+    if (rest_now[sc.spring[i]] == 0) {
+      sewn[sc.stitch[i]] = 1;
+      any_off = true;
+    }
+  if (!any_off) return 0;
+  for (const auto& [stitch, a, b] : sc.pairs)
+    if ((x.row(a) - x.row(b)).squaredNorm() >= sewn_distance * sewn_distance) sewn[stitch] = 0;
+  for (std::size_t i = 0; i < sc.spring.size(); ++i)
+    if (sewn[sc.stitch[i]]) rest_now[sc.spring[i]] = m.springs.rest[sc.spring[i]];
+  return static_cast<int>(std::count(sewn.begin(), sewn.end(), 1));
 }
 
 Points3 garment_positions(const ClothModel& model) {

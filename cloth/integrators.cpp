@@ -57,6 +57,16 @@ void compute_forces(const ClothModel& m, ConstRef<Points3> x, ConstRef<Points3> 
     const Vec3 va = v.row(S.ends(s, 0)), vb = v.row(S.ends(s, 1));
     Vec3 fe, fd;
     const double k = S.stiffness[s];
+    if (S.kind[s] == SpringKind::seam_cross && (xb - xa).squaredNorm() >= S.rest_now[s] * S.rest_now[s]) {
+      // Pushes only, and not while switched off (rest_now 0; add_seam_cross_springs): no
+      // force and no damping while not shorter than its rest length.
+      ws.spring_f[si].setZero();
+      if (jacobians) {
+        ws.spring_K[si].setZero();
+        ws.spring_D[si].setZero();
+      }
+      return;
+    }
     if (S.rest_now[s] == 0) {
       // A closed seam pair sits at zero length, where spring_force has no direction; a
       // zero-length spring is linear and keeps the pair together in the solve (with

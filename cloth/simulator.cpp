@@ -127,6 +127,7 @@ bool Simulator::step(double dt, std::string* why) {
       S.rest_now[s] = std::max(S.rest_now[s], len - settings_.sewing_max_pull);
     }
   }
+  switch_on_sewn_seams(model_, model_.x, settings_.seam_sewn_distance);
   ++steps_;
   return true;
 }

@@ -215,6 +215,10 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
     // Sewing springs as stiff as the fabric's stretch springs on average.
     const double k = model.springs.stiffness.head(model.springs.num_stretch).mean();
     cloth::add_sewing_springs(model, seam_particles, k);
+    // And cross springs over the seams, switched on stitch by stitch once sewn, so a sewn
+    // seam does not fold one panel over the other.
+    const int n = cloth::add_seam_cross_springs(model, garment);
+    logger().debug("cloth: {} cross springs over the seams", n);
   }
 
   cloth::ContactSettings csettings;
@@ -237,6 +241,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
       cloth::labelled_particles(model, garment, {"lower_interface", "left_collar", "right_collar", "strapless_top"});
   ssettings.pin_frames = ssettings.temporary_pins.empty() ? 0 : 90;
   ssettings.seam_close_speed = 0.5;
+  ssettings.seam_sewn_distance = csettings.sew_distance;
   ssettings.zero_gravity_frames = mopt.merge_seams ? 60 : 0;
 
   std::atomic<bool> cancel{false};

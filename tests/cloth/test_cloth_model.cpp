@@ -1,9 +1,11 @@
 #include "cloth/cloth_model.hpp"
 #include "cloth/forces.hpp"
+#include "cloth/integrators.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "cloth_fixtures.hpp"
@@ -135,6 +137,75 @@ TEST(ClothModel, CrossSeamRestLengthsFromUnfoldedPanels) {
       ++across;
   }
   EXPECT_EQ(across, ny - 1);  // one per seam segment
+}
+
+TEST(ClothModel, SeamCrossSpringsOnceSewnPushOnlyAgainstAFoldOverARightAngle) {
+  // Two sewn (not merged) panels, the right one turned about the seam line by `fold` from flat.
+  const int nx = 4, ny = 5;
+  const double w = 0.2, h = 0.3;
+  const auto g = two_panels(nx, ny, w, h, h, 0.05);
+  ModelOptions sewn;
+  sewn.merge_seams = false;
+  ClothModel m = build_cloth_model(g, load_material("cotton_poplin"), sewn);
+  const int before = m.springs.size();
+  ASSERT_EQ(add_seam_cross_springs(m, g), ny - 1);  // one per seam segment
+  ASSERT_EQ(m.springs.size(), before + ny - 1);
+  ASSERT_EQ(static_cast<int>(m.spring_index.size()), 2 * m.springs.size());
+  auto folded = [&](double fold_deg) {
+    const double phi = fold_deg * M_PI / 180.0;
+    Points3 x(m.num_particles(), 3);
+    for (int p = 0; p < m.num_particles(); ++p) {
+      const int v = m.vertex_of_particle[p];
+      const Vec2 r = g.rest.row(v);
+      if (g.panel_of_vertex[v] == 0)
+        x.row(p) << r.x(), r.y(), 0.0;
+      else
+        x.row(p) << w + r.x() * std::cos(phi), r.y(), r.x() * std::sin(phi);
+    }
+    return x;
+  };
+  // The rest length is the opposite vertices' distance with the panels at a right angle.
+  const Points3 right_angle = folded(90);
+  for (int s = before; s < m.springs.size(); ++s) {
+    ASSERT_EQ(m.springs.kind[s], SpringKind::seam_cross);
+    const int a = m.springs.ends(s, 0), b = m.springs.ends(s, 1);
+    EXPECT_NE(g.panel_of_vertex[m.vertex_of_particle[a]], g.panel_of_vertex[m.vertex_of_particle[b]]);
+    EXPECT_NEAR(m.springs.rest[s], (right_angle.row(a) - right_angle.row(b)).norm(), 1e-12);
+    EXPECT_GT(m.springs.stiffness[s], 0);
+  }
+  // Off until the stitch is sewn: no force even folded flat onto the other panel.
+  const Points3 v = Points3::Constant(m.num_particles(), 3, 0.1);  // damping would show
+  ForceWorkspace ws;
+  Points3 f;
+  compute_forces(m, folded(179), v, Vec3::Zero(), true, ws, f);
+  for (int s = before; s < m.springs.size(); ++s) EXPECT_EQ(ws.spring_f[s], Vec3::Zero());
+  // Still open by 5 cm as placed: not switched on; one pair apart by 1 mm: neither.
+  EXPECT_EQ(switch_on_sewn_seams(m, m.x, 1e-3), 0);
+  Points3 almost = folded(0);
+  almost(m.particle_of_vertex[g.seam_pairs(ny / 2, 1)], 2) += 1e-3;
+  EXPECT_EQ(switch_on_sewn_seams(m, almost, 1e-3), 0);
+  EXPECT_EQ(switch_on_sewn_seams(m, folded(0), 1e-3), 1);  // the one stitch
+  EXPECT_EQ(switch_on_sewn_seams(m, m.x, 1e-3), 0);        // and it stays on
+  for (int s = before; s < m.springs.size(); ++s) EXPECT_EQ(m.springs.rest_now[s], m.springs.rest[s]);
+  // Then no force (nor Jacobian, nor damping) while the seam is open, flat or folded less than
+  // a right angle; a push apart beyond it.
+  compute_forces(m, m.x, v, Vec3::Zero(), true, ws, f);  // as placed: open by 5 cm
+  for (int s = before; s < m.springs.size(); ++s) EXPECT_EQ(ws.spring_f[s], Vec3::Zero());
+  for (double fold : {0.0, 45.0, 89.0, 91.0, 150.0, 179.0}) {
+    const Points3 x = folded(fold);
+    compute_forces(m, x, v, Vec3::Zero(), true, ws, f);
+    for (int s = before; s < m.springs.size(); ++s) {
+      const Vec3 away = x.row(m.springs.ends(s, 0)) - x.row(m.springs.ends(s, 1));
+      if (fold < 90) {
+        EXPECT_EQ(ws.spring_f[s], Vec3::Zero()) << fold;
+        EXPECT_EQ(ws.spring_K[s], Mat3::Zero()) << fold;
+        EXPECT_EQ(ws.spring_D[s], Mat3::Zero()) << fold;
+      } else {
+        EXPECT_GT(ws.spring_f[s].dot(away), 0) << fold;  // pushes end a away from end b
+        EXPECT_NE(ws.spring_K[s], Mat3::Zero()) << fold;
+      }
+    }
+  }
 }
 
 TEST(ClothModel, GatheredSeamKeepsBothRestLengths) {
