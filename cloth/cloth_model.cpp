@@ -269,23 +269,39 @@ void index_springs(ClothModel& m) {
   }
 }
 
-void add_sewing_springs(ClothModel& m, const Segments& pairs, double stiffness) {
+namespace {
+struct NewSpring {
+  int a, b;
+  double rest, rest_now, stiffness;
+};
+// Appends springs of one kind (damping from the material) and re-indexes the particles' lists.
+void append_springs(ClothModel& m, const std::vector<NewSpring>& add, SpringKind kind) {
   Springs& S = m.springs;
-  const int ns = S.size(), add = static_cast<int>(pairs.rows());
-  S.ends.conservativeResize(ns + add, 2);
-  S.rest.conservativeResize(ns + add);
-  S.rest_now.conservativeResize(ns + add);
-  S.stiffness.conservativeResize(ns + add);
-  S.damping.conservativeResize(ns + add);
-  for (int i = 0; i < add; ++i) {
-    S.ends.row(ns + i) = pairs.row(i);
-    S.rest[ns + i] = 0.0;  // sewn shut
-    S.rest_now[ns + i] = (m.x.row(pairs(i, 0)) - m.x.row(pairs(i, 1))).norm();  // closes at seam_close_speed
-    S.stiffness[ns + i] = stiffness;
-    S.damping[ns + i] = m.material.damping * stiffness;
-    S.kind.push_back(SpringKind::sewing);
+  const int ns = S.size(), na = static_cast<int>(add.size());
+  S.ends.conservativeResize(ns + na, 2);
+  S.rest.conservativeResize(ns + na);
+  S.rest_now.conservativeResize(ns + na);
+  S.stiffness.conservativeResize(ns + na);
+  S.damping.conservativeResize(ns + na);
+  for (int i = 0; i < na; ++i) {
+    S.ends.row(ns + i) << add[i].a, add[i].b;
+    S.rest[ns + i] = add[i].rest;
+    S.rest_now[ns + i] = add[i].rest_now;
+    S.stiffness[ns + i] = add[i].stiffness;
+    S.damping[ns + i] = m.material.damping * add[i].stiffness;
+    S.kind.push_back(kind);
   }
   index_springs(m);
+}
+}  // namespace
+
+void add_sewing_springs(ClothModel& m, const Segments& pairs, double stiffness) {
+  std::vector<NewSpring> add;
+  for (Eigen::Index i = 0; i < pairs.rows(); ++i) {
+    const double gap = (m.x.row(pairs(i, 0)) - m.x.row(pairs(i, 1))).norm();
+    add.push_back({pairs(i, 0), pairs(i, 1), 0.0 /* sewn shut */, gap /* closes at seam_close_speed */, stiffness});
+  }
+  append_springs(m, add, SpringKind::sewing);
 }
 
 int add_seam_cross_springs(ClothModel& m, const garments::GarmentMesh& g) {
@@ -319,10 +335,8 @@ int add_seam_cross_springs(ClothModel& m, const garments::GarmentMesh& g) {
     const Vec2 a = g.rest.row(g.F(t, 0)), b = g.rest.row(g.F(t, 1)), c = g.rest.row(g.F(t, 2));
     return 0.5 * std::abs(cross2(b - a, c - a));
   };
-  Springs& S = m.springs;
-  const int first = S.size();
-  std::vector<std::array<int, 2>> ends;
-  std::vector<double> rest, stiffness;
+  const int first = m.springs.size();
+  std::vector<NewSpring> add;
   for (const auto& [edge, t1] : uses) {
     if (t1 < 0) continue;
     const int va = edge.first, vb = edge.second;
@@ -338,31 +352,16 @@ int add_seam_cross_springs(ClothModel& m, const garments::GarmentMesh& g) {
         const int pc = m.particle_of_vertex[vc], pd = m.particle_of_vertex[wd];
         if (pc == pd) continue;
         const CrossSpring c = cross_spring(g, m.material, va, vb, vc, wa, wb, wd, area(t1), area(t2));
-        ends.push_back({pc, pd});
         // The opposite vertices with the triangles at a right angle about the edge:
-        // |c − d|² = along² + h₁² + h₂² (flat: along² + (h₁ + h₂)²).
-        rest.push_back(std::sqrt(c.along * c.along + c.h1 * c.h1 + c.h2 * c.h2));
-        stiffness.push_back(c.stiffness);
+        // |c − d|² = along² + h₁² + h₂² (flat: along² + (h₁ + h₂)²). Off (rest_now 0) until sewn.
+        const double right_angle = std::sqrt(c.along * c.along + c.h1 * c.h1 + c.h2 * c.h2);
+        add.push_back({pc, pd, right_angle, 0.0, c.stiffness});
         sc.spring.push_back(first + static_cast<int>(sc.stitch.size()));
         sc.stitch.push_back(ia->second.second);
       }
   }
-  const int add = static_cast<int>(ends.size());
-  S.ends.conservativeResize(first + add, 2);
-  S.rest.conservativeResize(first + add);
-  S.rest_now.conservativeResize(first + add);
-  S.stiffness.conservativeResize(first + add);
-  S.damping.conservativeResize(first + add);
-  for (int i = 0; i < add; ++i) {
-    S.ends.row(first + i) << ends[i][0], ends[i][1];
-    S.rest[first + i] = rest[i];
-    S.rest_now[first + i] = 0.0;  // off
-    S.stiffness[first + i] = stiffness[i];
-    S.damping[first + i] = m.material.damping * stiffness[i];
-    S.kind.push_back(SpringKind::seam_cross);
-  }
-  index_springs(m);
-  return add;
+  append_springs(m, add, SpringKind::seam_cross);
+  return static_cast<int>(add.size());
 }
 
 int switch_on_sewn_seams(ClothModel& m, ConstRef<Points3> x, double sewn_distance) {
