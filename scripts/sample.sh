@@ -2,7 +2,8 @@
 # The main job on the bundled sample data, the GarmentCode body (assets/bodies/mean_all.obj):
 #  - drapes the two-panel skirt at 3 cm until it rests: out/skirt/garment.obj (draped; uv = 2D
 #    panel coordinates), out/skirt/report.json (quality report), out/skirt/preview.png;
-#  - places the shirt (triangulated, seams as line elements; its drape is not clean yet):
+#  - drapes GarmentCode's shirt (eight panels, two-piece sleeves) the same way: out/shirt/;
+#  - and writes the shirt as placed, before sewing (triangulated, seams as line elements):
 #    out/placed.obj, out/placed.png (front, side and back view) and out/inspect.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +11,9 @@ bash scripts/setup.sh
 mkdir -p out
 build/apps/tryon drape assets/patterns/skirt_2_panels.json --avatar assets/bodies/mean_all.obj \
   -o out/skirt --resolution-cm 3 --max-frames 900 --preview
+build/apps/tryon drape assets/patterns/shirt_mean_specification.json --avatar assets/bodies/mean_all.obj \
+  -o out/shirt --resolution-cm 3 --max-frames 600 --preview
 build/apps/tryon inspect assets/patterns/shirt_mean_specification.json \
   --avatar assets/bodies/mean_all.obj -o out/placed.obj --preview out/placed.png --json > out/inspect.json
 build/apps/tryon inspect assets/patterns/shirt_mean_specification.json --avatar assets/bodies/mean_all.obj -q
-echo "wrote out/skirt/{garment.obj,report.json,preview.png}, out/placed.obj, out/placed.png, out/inspect.json"
+echo "wrote out/skirt/ and out/shirt/ (garment.obj, report.json, preview.png), out/placed.obj, out/placed.png, out/inspect.json"
