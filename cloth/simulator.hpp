@@ -59,8 +59,8 @@ struct SimulatorSettings {
   /// Sewing springs (SpringKind::sewing) pull with at most stiffness × this (m) of stretch.
   double sewing_max_pull = 0.05;
   /// A stitch whose seam pairs are all closer than this (m) is sewn: its seam cross springs
-  /// switch on (switch_on_sewn_seams). The contact's sew_distance.
-  double seam_sewn_distance = 1e-3;
+  /// switch on (switch_on_sewn_seams). The contact's sew_distance by default too.
+  double seam_sewn_distance = 2e-3;
   /// Particles pinned for the first pin_frames frames (e.g. labelled_particles(...)).
   std::vector<int> temporary_pins;
   int pin_frames = 0;
