@@ -14,6 +14,12 @@ namespace {
 
 double cross2(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
 
+// Area of garment triangle t in its 2D panel.
+double rest_area(const garments::GarmentMesh& g, int t) {
+  const Vec2 r0 = g.rest.row(g.F(t, 0)), r1 = g.rest.row(g.F(t, 1)), r2 = g.rest.row(g.F(t, 2));
+  return 0.5 * std::abs(cross2(r1 - r0, r2 - r0));
+}
+
 void check_garment(const garments::GarmentMesh& g) {
   const int nv = g.num_vertices();
   if (nv == 0 || g.num_triangles() == 0) throw InputError("garment mesh: no vertices or triangles");
@@ -127,7 +133,7 @@ ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& mat
   int collapsed = 0;
   for (int t = 0; t < g.num_triangles(); ++t) {
     const Vec2 r0 = g.rest.row(g.F(t, 0)), r1 = g.rest.row(g.F(t, 1)), r2 = g.rest.row(g.F(t, 2));
-    const double area = 0.5 * std::abs(cross2(r1 - r0, r2 - r0));
+    const double area = rest_area(g, t);
     const double scale = std::max({(r1 - r0).squaredNorm(), (r2 - r0).squaredNorm(), 1e-300});
     if (!(area > 1e-10 * scale))
       throw InputError("garment mesh: triangle " + std::to_string(t) + " has zero area in 2D");
@@ -331,10 +337,6 @@ int add_seam_cross_springs(ClothModel& m, const garments::GarmentMesh& g) {
       if (g.F(t, c) != a && g.F(t, c) != b) return g.F(t, c);
     return -1;
   };
-  auto area = [&](int t) {
-    const Vec2 a = g.rest.row(g.F(t, 0)), b = g.rest.row(g.F(t, 1)), c = g.rest.row(g.F(t, 2));
-    return 0.5 * std::abs(cross2(b - a, c - a));
-  };
   const int first = m.springs.size();
   std::vector<NewSpring> add;
   for (const auto& [edge, t1] : uses) {
@@ -351,7 +353,7 @@ int add_seam_cross_springs(ClothModel& m, const garments::GarmentMesh& g) {
         const int vc = opposite(t1, va, vb), wd = opposite(t2, wa, wb);
         const int pc = m.particle_of_vertex[vc], pd = m.particle_of_vertex[wd];
         if (pc == pd) continue;
-        const CrossSpring c = cross_spring(g, m.material, va, vb, vc, wa, wb, wd, area(t1), area(t2));
+        const CrossSpring c = cross_spring(g, m.material, va, vb, vc, wa, wb, wd, rest_area(g, t1), rest_area(g, t2));
         // The opposite vertices with the triangles at a right angle about the edge:
         // |c − d|² = along² + h₁² + h₂² (flat: along² + (h₁ + h₂)²). Off (rest_now 0) until sewn.
         const double right_angle = std::sqrt(c.along * c.along + c.h1 * c.h1 + c.h2 * c.h2);
