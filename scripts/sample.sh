@@ -3,6 +3,7 @@
 #  - drapes the two-panel skirt at 3 cm until it rests: out/skirt/garment.obj (draped; uv = 2D
 #    panel coordinates), out/skirt/report.json (quality report), out/skirt/preview.png;
 #  - drapes GarmentCode's shirt (eight panels, two-piece sleeves) the same way: out/shirt/;
+#  - and its sleeveless hoody (four torso panels and a two-panel hood): out/hoody/;
 #  - and writes the shirt as placed, before sewing (triangulated, seams as line elements):
 #    out/placed.obj, out/placed.png (front, side and back view) and out/inspect.json.
 set -euo pipefail
@@ -13,7 +14,9 @@ build/apps/tryon drape assets/patterns/skirt_2_panels.json --avatar assets/bodie
   -o out/skirt --resolution-cm 3 --max-frames 900 --preview
 build/apps/tryon drape assets/patterns/shirt_mean_specification.json --avatar assets/bodies/mean_all.obj \
   -o out/shirt --resolution-cm 3 --max-frames 600 --preview
+build/apps/tryon drape assets/patterns/hoody_mean_specification.json --avatar assets/bodies/mean_all.obj \
+  -o out/hoody --resolution-cm 3 --max-frames 600 --preview
 build/apps/tryon inspect assets/patterns/shirt_mean_specification.json \
   --avatar assets/bodies/mean_all.obj -o out/placed.obj --preview out/placed.png --json > out/inspect.json
 build/apps/tryon inspect assets/patterns/shirt_mean_specification.json --avatar assets/bodies/mean_all.obj -q
-echo "wrote out/skirt/ and out/shirt/ (garment.obj, report.json, preview.png), out/placed.obj, out/placed.png, out/inspect.json"
+echo "wrote out/skirt/, out/shirt/ and out/hoody/ (garment.obj, report.json, preview.png), out/placed.obj, out/placed.png, out/inspect.json"
