@@ -593,8 +593,12 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   const collision::MovingMesh body_moving{m.body_V, m.body_V, m.body_F, m.body_topo, m.body_bvh};
   std::vector<char> reverted(n, 0);
   // Closed seam pairs move as one particle: back together where one of them was sent back to
-  // x_prev (both were together there), else at their mass-weighted mean, with one velocity.
-  auto hold_closed_pairs = [&] {
+  // x_prev (both were together there), else at their mass-weighted mean, with one velocity. A
+  // pair that closed this step (step 0) was apart at x_prev: sent back, it meets at the mean of
+  // where its particles were. When the rounds run out (`give_up`), such a pair goes back apart,
+  // and opens again below.
+  std::vector<char> sent_apart(m.seams.rows(), 0);
+  auto hold_closed_pairs = [&](bool give_up) {
     int moved = 0;
     for (Eigen::Index k = 0; k < m.seams.rows(); ++k) {
       if (!m.seam_closed[k]) continue;
@@ -602,6 +606,16 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       const double wa = model.inv_mass[a], wb = model.inv_mass[b];
       if (wa + wb <= 0) continue;
       const bool back = reverted[a] || reverted[b];
+      if (give_up && back && (x_prev.row(a) - x_prev.row(b)).norm() >= s.sew_distance) {
+        sent_apart[k] = 1;
+        for (int p : {a, b}) {
+          if (!movable(p)) continue;
+          if (x_new.row(p) != x_prev.row(p)) ++moved;
+          x_new.row(p) = x_prev.row(p);
+          reverted[p] = 1;
+        }
+        continue;
+      }
       const Vec3 xa = back ? Vec3(x_prev.row(a)) : Vec3(x_new.row(a)), xb = back ? Vec3(x_prev.row(b)) : Vec3(x_new.row(b));
       const Vec3 x = (xa * wb + xb * wa) / (wa + wb);  // the heavier (smaller inv_mass) particle weighs more
       const Vec3 v = (Vec3(v_new.row(a)) * wb + Vec3(v_new.row(b)) * wa) / (wa + wb);
@@ -648,7 +662,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   const Points3 v_start = v_new;
   bool settled = false;
   for (int round = 0; round < s.failsafe_rounds; ++round) {
-    hold_closed_pairs();
+    hold_closed_pairs(false);
     collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
     const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh};
     std::vector<int> involved;
@@ -760,7 +774,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
         x_new.row(i) = x_prev.row(i);
         v_new.row(i).setZero();
       }
-    hold_closed_pairs();
+    hold_closed_pairs(true);
     collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
     const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh};
     collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
@@ -776,6 +790,24 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       for (int i = 0; i < n; ++i)
         if (reverted[i] || zone_size[find(i)] > 1) v_new.row(i).setZero();
     }
+  }
+  // Pairs sent back apart open again, to be closed when they next meet. Held, they met at
+  // their mean whatever lay between them: the hoody on mean_all at 1.95 cm closed a side-seam
+  // pair at the armpit in a step the fail-safe then sent back, 17.5 mm apart across the body;
+  // their mean was inside it, so the fail-safe sent the whole cloth back in every step from
+  // then on, and the sewing froze with the hood's seams 216 mm open.
+  if (std::find(sent_apart.begin(), sent_apart.end(), 1) != sent_apart.end()) {
+    Segments kept(m.closed_pairs.rows(), 2);
+    Eigen::Index count = 0;
+    for (Eigen::Index r = 0; r < m.closed_pairs.rows(); ++r) {
+      bool reopen = false;
+      for (Eigen::Index k = 0; k < m.seams.rows() && !reopen; ++k)
+        reopen = sent_apart[k] && m.seams.row(k) == m.closed_pairs.row(r);
+      if (!reopen) kept.row(count++) = m.closed_pairs.row(r);
+    }
+    m.closed_pairs = kept.topRows(count);
+    for (Eigen::Index k = 0; k < m.seams.rows(); ++k)
+      if (sent_apart[k]) m.seam_closed[k] = 0;
   }
   if (penalty) {
     // The penalty contacts' depths where the step ends (the fail-safe may have moved them).

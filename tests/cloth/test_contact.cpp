@@ -41,6 +41,24 @@ TriMesh body_patch(int n) {
   return patch;
 }
 
+// Appends a one-triangle panel with corners p, q, r (rest coordinates: their x and y).
+void add_triangle(garments::GarmentMesh& g, const std::string& name, const Vec3& p, const Vec3& q, const Vec3& r) {
+  const int first = g.num_vertices(), panel = static_cast<int>(g.panel_names.size());
+  g.panel_names.push_back(name);
+  g.V.conservativeResize(first + 3, 3);
+  g.rest.conservativeResize(first + 3, 2);
+  int k = 0;
+  for (const Vec3& x : {p, q, r}) {
+    g.V.row(first + k) = x.transpose();
+    g.rest.row(first + k) = Vec2(x.x(), x.y()).transpose();
+    g.panel_of_vertex.push_back(panel);
+    ++k;
+  }
+  g.F.conservativeResize(g.num_triangles() + 1, 3);
+  g.F.row(g.num_triangles() - 1) << first, first + 1, first + 2;
+  g.panel_of_triangle.push_back(panel);
+}
+
 }  // namespace
 
 TEST(Contact, ShrunkBodyLeavesNearClothAloneAndGrowsBack) {
@@ -241,27 +259,11 @@ TEST(Contact, ImpactZoneWithClothTheBodySendsBackStops) {
   // holding a particle the body sent back stops, as one holding a pinned particle does.
   const double h = 0.1;
   garments::GarmentMesh g;
-  auto add_triangle = [&](const std::string& name, const Vec3& p, const Vec3& q, const Vec3& r) {
-    const int first = g.num_vertices(), panel = static_cast<int>(g.panel_names.size());
-    g.panel_names.push_back(name);
-    g.V.conservativeResize(first + 3, 3);
-    g.rest.conservativeResize(first + 3, 2);
-    int k = 0;
-    for (const Vec3& x : {p, q, r}) {
-      g.V.row(first + k) = x.transpose();
-      g.rest.row(first + k) = Vec2(x.x(), x.y()).transpose();
-      g.panel_of_vertex.push_back(panel);
-      ++k;
-    }
-    g.F.conservativeResize(g.num_triangles() + 1, 3);
-    g.F.row(g.num_triangles() - 1) << first, first + 1, first + 2;
-    g.panel_of_triangle.push_back(panel);
-  };
   // B covers the corner (h, h) seen from above; its corners are all beside the cube.
-  add_triangle("b", Vec3(h + 0.01, h - 0.03, h + 0.004), Vec3(h + 0.01, h + 0.01, h + 0.004),
+  add_triangle(g, "b", Vec3(h + 0.01, h - 0.03, h + 0.004), Vec3(h + 0.01, h + 0.01, h + 0.004),
                Vec3(h - 0.03, h + 0.01, h + 0.004));
   // A, 3 mm above B, beside the cube (x, y > h + 3 mm).
-  add_triangle("a", Vec3(h + 0.004, h + 0.004, h + 0.007), Vec3(h + 0.008, h + 0.004, h + 0.007),
+  add_triangle(g, "a", Vec3(h + 0.004, h + 0.004, h + 0.007), Vec3(h + 0.008, h + 0.004, h + 0.007),
                Vec3(h + 0.004, h + 0.008, h + 0.007));
   ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
   ASSERT_EQ(model.num_particles(), 6);
@@ -281,6 +283,53 @@ TEST(Contact, ImpactZoneWithClothTheBodySendsBackStops) {
   // Both stayed where they were, B above the corner and A above B; A stopped with its zone.
   EXPECT_TRUE(x_new.isApprox(model.x));
   EXPECT_EQ(v_new.bottomRows(3).norm(), 0.0);
+}
+
+TEST(Contact, SeamPairSentBackApartAcrossTheBodyOpensAgainInsteadOfFreezingTheCloth) {
+  // A slab 6 mm thick (z = ±3 mm), and a seam pair across it: corner P of triangle A 6 mm above
+  // its middle, corner Q of triangle B 6 mm below. In one step they meet 1 mm apart inside the
+  // slab, so sewing holds them together, and the fail-safe sends both back: each path enters
+  // the slab. Held together, they would meet at their mean, inside the slab, in every round
+  // and every step after, and the rounds' end would send the whole cloth back each time (the
+  // hoody on mean_all at 1.95 cm, at an armpit: the sewing froze with seams 216 mm open).
+  TriMesh slab = cube(1.0);
+  slab.V.col(0) *= 0.05;
+  slab.V.col(1) *= 0.05;
+  slab.V.col(2) *= 0.003;
+  garments::GarmentMesh g;
+  add_triangle(g, "a", Vec3(0, 0, 0.006), Vec3(0.02, 0, 0.006), Vec3(0, 0.02, 0.006));
+  add_triangle(g, "b", Vec3(0, 0, -0.006), Vec3(0.02, 0, -0.006), Vec3(0, 0.02, -0.006));
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ASSERT_EQ(model.num_particles(), 6);
+  Segments seams(1, 2);
+  seams << 0, 3;
+  ContactSettings settings;
+  settings.self_collision = false;
+  settings.strain_limit_sweeps = 0;
+  Contact contact(slab, model, settings, seams);
+  const double dt = 0.01;
+  contact.begin_frame(model, 0.0);
+  Points3 x_new = model.x, v_new = Points3::Zero(6, 3);
+  x_new.row(0) << 0, 0, 0.0005;
+  x_new.row(3) << 0, 0, -0.0005;
+  contact.resolve(model, model.x, x_new, v_new, dt);
+  // Both went back where they were, and the pair is open again.
+  EXPECT_TRUE(x_new.isApprox(model.x));
+  EXPECT_EQ(contact.closed_seam_pairs(), 0);
+  EXPECT_NEAR(contact.seam_gap(x_new), 0.012, 1e-12);
+  // The next step, the rest of the cloth moves: A's corner 1 mm up, away from the slab.
+  model.x = x_new;
+  const long long unsettled = contact.stats().failsafe_unsettled;
+  contact.begin_frame(model, dt);
+  x_new = model.x;
+  v_new.setZero();
+  x_new(1, 2) += 0.001;
+  v_new(1, 2) = 0.001 / dt;
+  const Points3 wanted = x_new;
+  contact.resolve(model, model.x, x_new, v_new, dt);
+  EXPECT_TRUE(x_new.isApprox(wanted));
+  EXPECT_EQ(contact.stats().failsafe_unsettled, unsettled);
+  EXPECT_FALSE(contact.held_back());
 }
 
 TEST(Contact, BodyVerticesUnderOneClothTrianglePushItOnceNotOnceEach) {
