@@ -90,9 +90,10 @@ ParticleRoles particle_roles(const garments::GarmentMesh& garment, const cloth::
     // A hood (most of it above the neck base) waits for the second stage. As GarmentCode places
     // the hoody spec, the hood's neck edges lie 12-13 cm above the neckline they are sewn to;
     // sewn first, they pulled the torso up (no gravity while sewing: its hem rose 16 cm on
-    // mean_all in 40 frames), its armholes rode up into the arms, and the side seams' top pairs
-    // stayed apart (at 3 cm, 240 frames: 101 of 111 pairs closed, 105 mm open, on mean_all; 108,
-    // 49 mm open, on makehuman_female; with the hood second, all 111 by frame 77 on both).
+    // mean_all in 40 frames, 8 cm with the hood second), its armholes rode up into the arms, and
+    // the side seams' top pairs stayed apart (at 3 cm, 240 frames: 101 of 111 pairs closed,
+    // 105 mm open, on mean_all; 108, 49 mm open, on makehuman_female; with the hood second, all
+    // 111 by frame 77 on both).
     const bool head = 2 * above_neck[p] > total[p];
     upper[p] = !sleeve[p] && !head && top[p] > lm.armpit_y;
     if (sleeve[p]) kept += (kept.empty() ? "" : ", ") + garment.panel_names[p];
