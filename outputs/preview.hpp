@@ -32,7 +32,8 @@ void write_preview(const std::filesystem::path& path, const TriMesh& body, const
                    const std::vector<Rgb>& garment_colors, FitMap map, const PreviewOptions& options = {});
 
 /// A legend line giving the range of the chosen map in its display unit, e.g.
-/// "STRAIN -0.3 % TO +4.3 %" or "DISTANCE +5.5 CM TO +24.1 CM"; empty for FitMap::none or an empty map.
+/// "STRAIN AT VERTICES -0.3 % TO +4.3 %" or "DISTANCE +5.5 CM TO +24.1 CM"; empty for FitMap::none or
+/// an empty map.
 std::string legend_range_note(const FitMaps& maps, FitMap map);
 
 /// Box-filter downsampling by an integer factor (each output pixel is the mean of factor² pixels).

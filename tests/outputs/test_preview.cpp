@@ -144,7 +144,7 @@ TEST(Preview, LegendRangeNoteUsesTheDisplayUnit) {
   maps.strain << 0.043, -0.003, 0.01;
   maps.distance_m.resize(2);
   maps.distance_m << 0.055, 0.2408;
-  EXPECT_EQ(legend_range_note(maps, FitMap::strain), "STRAIN -0.3 % TO +4.3 %");
+  EXPECT_EQ(legend_range_note(maps, FitMap::strain), "STRAIN AT VERTICES -0.3 % TO +4.3 %");
   EXPECT_EQ(legend_range_note(maps, FitMap::distance), "DISTANCE +5.5 CM TO +24.1 CM");
   EXPECT_EQ(legend_range_note(maps, FitMap::none), "");
   EXPECT_EQ(legend_range_note(FitMaps{}, FitMap::distance), "");

@@ -134,7 +134,7 @@ TEST(Font, EveryLegendWordHasItsGlyphs) {
                                     "GARMENT: OWN COLOURS",
                                     "BODY",
                                     "0123456789+-.%",
-                                    "STRAIN -0.3 % TO +4.3 %",
+                                    "STRAIN AT VERTICES -0.3 % TO +4.3 %",
                                     "DISTANCE +5.5 CM",
                                     "shirt_mean (placed)"};
   for (const ColorScale* s : {&strain_scale(), &distance_scale()})
