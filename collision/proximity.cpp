@@ -151,22 +151,24 @@ Aabb edge_box(const Points3& V, const Segments& E, int e) {
 }
 
 // Pairs contributed by the triangle pair (i of A, j of B); self: i != j of one mesh. Boxes
-// inflated by d filter the pairs before the closest-point computations.
-void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, int i, int j, double d,
-                    ProxOut& out) {
+// inflated by the reach filter the pairs before the closest-point computations.
+void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, int i, int j,
+                    const ProximityReach& r, ProxOut& out) {
   VertexTriangleHit vh;
   EdgeEdgeHit eh;
   const Aabb box_i = tri_box(A.V, A.F, i), box_j = tri_box(B.V, B.F, j);
   for (int k = 0; k < 3; ++k) {
     const int v = A.F(i, k);
-    if (A.topo.vertex_owner[v] == i && !(self && vertex_in_triangle(B.F, v, j)) &&
-        box_j.contains(Vec3(A.V.row(v)), d) && vt_hit(A.V, v, B.V, B.F, j, d, vh))
+    if (r.a_vertices > 0 && A.topo.vertex_owner[v] == i && !(self && vertex_in_triangle(B.F, v, j)) &&
+        box_j.contains(Vec3(A.V.row(v)), r.a_vertices) && vt_hit(A.V, v, B.V, B.F, j, r.a_vertices, vh))
       out.vt.push_back(vh);
     const int w = B.F(j, k);
-    if (B.topo.vertex_owner[w] == j && !(self && vertex_in_triangle(A.F, w, i)) &&
-        box_i.contains(Vec3(B.V.row(w)), d) && vt_hit(B.V, w, A.V, A.F, i, d, vh))
+    if (r.b_vertices > 0 && B.topo.vertex_owner[w] == j && !(self && vertex_in_triangle(A.F, w, i)) &&
+        box_i.contains(Vec3(B.V.row(w)), r.b_vertices) && vt_hit(B.V, w, A.V, A.F, i, r.b_vertices, vh))
       (self ? out.vt : out.tv).push_back(vh);
   }
+  if (r.edges <= 0) return;
+  const double d = r.edges;
   for (int k = 0; k < 3; ++k) {
     const int ea = A.topo.triangle_edges(i, k);
     if (A.topo.edge_owner[ea] != i) continue;
@@ -191,8 +193,16 @@ void check_margin(double d, const char* what) {
 
 ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, double d) {
   check_margin(d, "proximity");
-  auto outs = pair_traversal<ProxOut>(A.bvh, B.bvh, d, false, [&](int i, int j, ProxOut& out) {
-    proximity_leaf(A, B, false, i, j, d, out);
+  return proximity(A, B, ProximityReach{d, d, d});
+}
+
+ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const ProximityReach& reach) {
+  check_margin(reach.a_vertices, "proximity");
+  check_margin(reach.b_vertices, "proximity");
+  check_margin(reach.edges, "proximity");
+  const double margin = std::max({reach.a_vertices, reach.b_vertices, reach.edges});
+  auto outs = pair_traversal<ProxOut>(A.bvh, B.bvh, margin, false, [&](int i, int j, ProxOut& out) {
+    proximity_leaf(A, B, false, i, j, reach, out);
   });
   return gather(outs);
 }
@@ -200,7 +210,7 @@ ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, double
 ProximityResult self_proximity(const ProximityMesh& M, double d) {
   check_margin(d, "self_proximity");
   auto outs = pair_traversal<ProxOut>(M.bvh, M.bvh, d, true, [&](int i, int j, ProxOut& out) {
-    proximity_leaf(M, M, true, i, j, d, out);
+    proximity_leaf(M, M, true, i, j, ProximityReach{d, d, d}, out);
   });
   return gather(outs);
 }
@@ -260,15 +270,58 @@ Impact ee(const MovingMesh& A, int ea, const MovingMesh& B, int eb, double eta) 
                        A.V1.row(EA(ea, 0)), A.V1.row(EA(ea, 1)), B.V1.row(EB(eb, 0)), B.V1.row(EB(eb, 1)), eta);
 }
 
+// Box of vertex v over the motion (both ends).
+Aabb swept_box(const MovingMesh& M, int v) {
+  Aabb b;
+  b.extend(Vec3(M.V0.row(v)));
+  b.extend(Vec3(M.V1.row(v)));
+  return b;
+}
+
+Aabb swept_box(const MovingMesh& M, std::initializer_list<int> vs) {
+  Aabb b;
+  for (int v : vs) b.extend(swept_box(M, v));
+  return b;
+}
+
+// Whether triangle i of A stays on one side of the plane of triangle j of a static B, farther than
+// eta, during the whole motion: then no part of the two comes within eta (a point moving on a
+// segment stays on the side where both its ends are). Cloth resting on a body lies over the
+// planes of the body's triangles, where the boxes of tilted triangles overlap.
+bool apart_from_static_plane(const MovingMesh& A, int i, const MovingMesh& B, int j, double eta) {
+  const Vec3 a = B.V0.row(B.F(j, 0)), b = B.V0.row(B.F(j, 1)), c = B.V0.row(B.F(j, 2));
+  const Vec3 n = (b - a).cross(c - a);
+  const double len = n.norm();
+  if (!(len > 0)) return false;
+  const double margin = (eta + 1e-12) * len;  // a picometre more than eta, for the rounding
+  int above = 0, below = 0;
+  for (const Points3* V : {&A.V0, &A.V1})
+    for (int k = 0; k < 3; ++k) {
+      const double h = n.dot(Vec3(V->row(A.F(i, k))) - a);
+      above += h > margin;
+      below += h < -margin;
+    }
+  return above == 6 || below == 6;
+}
+
+// Pairs contributed by the triangle pair (i of A, j of B). A pair whose boxes over the motion are
+// farther apart than eta cannot come within eta (each point stays in its box), so the boxes
+// filter the pairs before the cubic solves, as in proximity_leaf; against a static B, so does
+// the plane of B's triangle.
 void ccd_leaf(const MovingMesh& A, const MovingMesh& B, bool self, int i, int j, double eta, CcdOut& out) {
+  if (!self && &B.V0 == &B.V1 && apart_from_static_plane(A, i, B, j, eta)) return;
+  const Aabb box_i = swept_box(A, {A.F(i, 0), A.F(i, 1), A.F(i, 2)});
+  const Aabb box_j = swept_box(B, {B.F(j, 0), B.F(j, 1), B.F(j, 2)});
   for (int k = 0; k < 3; ++k) {
     const int v = A.F(i, k);
-    if (A.topo.vertex_owner[v] == i && !(self && vertex_in_triangle(B.F, v, j))) {
+    if (A.topo.vertex_owner[v] == i && !(self && vertex_in_triangle(B.F, v, j)) &&
+        overlap(swept_box(A, v), box_j, eta)) {
       const Impact im = vf(A, v, B, j, eta);
       if (im.hit) out.vf.push_back({v, j, im});
     }
     const int w = B.F(j, k);
-    if (B.topo.vertex_owner[w] == j && !(self && vertex_in_triangle(A.F, w, i))) {
+    if (B.topo.vertex_owner[w] == j && !(self && vertex_in_triangle(A.F, w, i)) &&
+        overlap(swept_box(B, w), box_i, eta)) {
       const Impact im = vf(B, w, A, i, eta);
       if (im.hit) (self ? out.vf : out.fv).push_back({w, i, im});
     }
@@ -276,10 +329,13 @@ void ccd_leaf(const MovingMesh& A, const MovingMesh& B, bool self, int i, int j,
   for (int k = 0; k < 3; ++k) {
     const int ea = A.topo.triangle_edges(i, k);
     if (A.topo.edge_owner[ea] != i) continue;
+    const Aabb box_a = swept_box(A, {A.topo.edges(ea, 0), A.topo.edges(ea, 1)});
+    if (!overlap(box_a, box_j, eta)) continue;
     for (int l = 0; l < 3; ++l) {
       const int eb = B.topo.triangle_edges(j, l);
       if (B.topo.edge_owner[eb] != j) continue;
       if (self && edges_share_vertex(A.topo.edges, ea, eb)) continue;
+      if (!overlap(box_a, swept_box(B, {B.topo.edges(eb, 0), B.topo.edges(eb, 1)}), eta)) continue;
       if (self && ea > eb) {
         const Impact im = ee(B, eb, A, ea, eta);
         if (im.hit) out.ee.push_back({eb, ea, im});

@@ -96,6 +96,47 @@ TEST(Proximity, ClothAgainstBodyMatchesBruteForce) {
   }
 }
 
+TEST(Proximity, PerKindReachFindsExactlyTheBruteForcePairsOfEachKind) {
+  // The reach of each kind is its own: each list is the brute-force list at that kind's
+  // distance, and a kind with reach 0 is empty, however far the others look.
+  const TriMesh body = test::uv_sphere(14, 20, 0.5, Vec3::Zero());
+  TriMesh cloth = test::grid(14, 0.8, 0.52, 0.015, 8);
+  for (int i = 0; i < cloth.V.rows(); ++i)
+    cloth.V(i, 1) -= 0.5 * (cloth.V(i, 0) * cloth.V(i, 0) + cloth.V(i, 2) * cloth.V(i, 2));
+  const MeshTopology tb = MeshTopology::build(body.F, static_cast<int>(body.V.rows()));
+  const MeshTopology tc = MeshTopology::build(cloth.F, static_cast<int>(cloth.V.rows()));
+  const Bvh<Aabb> bb(body.V, body.F, BvhConfig{4}), bc(cloth.V, cloth.F, BvhConfig{4});
+  const ProximityMesh C{cloth.V, cloth.F, tc, bc}, B{body.V, body.F, tb, bb};
+  for (const ProximityReach reach : {ProximityReach{0.05, 0.01, 0}, ProximityReach{0.01, 0, 0.05},
+                                     ProximityReach{0, 0.05, 0.01}, ProximityReach{0, 0, 0}}) {
+    const ProximityResult got = proximity(C, B, reach);
+    ProximityResult ref;
+    ref.vertex_triangle = proximity_brute_force(C, B, reach.a_vertices).vertex_triangle;
+    ref.triangle_vertex = proximity_brute_force(C, B, reach.b_vertices).triangle_vertex;
+    ref.edge_edge = proximity_brute_force(C, B, reach.edges).edge_edge;
+    expect_same(got, ref);
+    if (reach.a_vertices == 0) {
+      EXPECT_TRUE(got.vertex_triangle.empty());
+    }
+    if (reach.b_vertices == 0) {
+      EXPECT_TRUE(got.triangle_vertex.empty());
+    }
+    if (reach.edges == 0) {
+      EXPECT_TRUE(got.edge_edge.empty());
+    }
+    if (reach.a_vertices == 0.05) {
+      EXPECT_GT(got.vertex_triangle.size(), 20u);
+    }
+    if (reach.b_vertices == 0.05) {
+      EXPECT_GT(got.triangle_vertex.size(), 20u);
+    }
+    if (reach.edges == 0.05) {
+      EXPECT_GT(got.edge_edge.size(), 20u);
+    }
+  }
+  EXPECT_THROW(proximity(C, B, ProximityReach{0.01, -1, 0}), InputError);
+}
+
 TEST(Proximity, SelfMatchesBruteForceAndThreads) {
   const TriMesh m = test::crumpled(18, 4);
   const MeshTopology t = MeshTopology::build(m.F, static_cast<int>(m.V.rows()));
