@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
     s.integrator = kind;
     if (const char* e = std::getenv("CLOTH_CG_TOL")) s.cg.cg_tolerance = std::atof(e);
     if (std::getenv("CLOTH_IC")) s.cg.preconditioner = Preconditioner::incomplete_cholesky;
+    if (std::getenv("CLOTH_BLOCK_JACOBI")) s.cg.preconditioner = Preconditioner::block_jacobi;
     if (const char* e = std::getenv("CLOTH_SUBSTEPS")) s.implicit_substeps = std::atoi(e);
     Simulator sim(std::move(m), s);
     long long cg = 0;

@@ -165,6 +165,48 @@ void explicit_euler_step(const ClothModel& m, double dt, const Vec3& gravity, Fo
 // ---------------------------------------------------------------------------------------------
 // Implicit Euler.
 
+namespace {
+// Block-Jacobi preconditioner for Eigen's ConjugateGradient: the inverse of each particle's 3×3
+// diagonal block. A particle resting on the body has the block S A S + m n nᵀ (see step), whose
+// stiff and soft directions follow the body's normal, not the axes that the diagonal of
+// DiagonalPreconditioner sees.
+class BlockJacobi {
+ public:
+  using StorageIndex = int;
+  enum { ColsAtCompileTime = Eigen::Dynamic, MaxColsAtCompileTime = Eigen::Dynamic };
+  BlockJacobi() = default;
+  template <class Mat>
+  explicit BlockJacobi(const Mat& A) { compute(A); }
+  template <class Mat>
+  BlockJacobi& analyzePattern(const Mat&) { return *this; }
+  template <class Mat>
+  BlockJacobi& factorize(const Mat& A) { return compute(A); }
+  template <class Mat>
+  BlockJacobi& compute(const Mat& A) {
+    const Eigen::Index n = A.rows() / 3;
+    inv_.resize(n);
+    for (Eigen::Index p = 0; p < n; ++p) {
+      Mat3 b = Mat3::Zero();
+      for (int r = 0; r < 3; ++r)
+        for (typename Mat::InnerIterator it(A, 3 * p + r); it; ++it)
+          if (it.col() >= 3 * p && it.col() < 3 * p + 3) b(r, it.col() - 3 * p) = it.value();
+      inv_[p] = b.inverse();
+    }
+    return *this;
+  }
+  template <class Rhs>
+  Eigen::VectorXd solve(const Rhs& b) const {
+    Eigen::VectorXd x(b.size());
+    for (std::size_t p = 0; p < inv_.size(); ++p) x.segment<3>(3 * p) = inv_[p] * b.template segment<3>(3 * p);
+    return x;
+  }
+  Eigen::ComputationInfo info() const { return Eigen::Success; }
+
+ private:
+  std::vector<Mat3> inv_;
+};
+}  // namespace
+
 struct ImplicitEuler::Impl {
   using SpMat = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
   int np = 0;
@@ -181,6 +223,7 @@ struct ImplicitEuler::Impl {
   Eigen::VectorXd guess;
   Eigen::ConjugateGradient<SpMat, Eigen::Lower | Eigen::Upper> cg;
   Eigen::ConjugateGradient<SpMat, Eigen::Lower | Eigen::Upper, Eigen::IncompleteCholesky<double>> cg_ic;
+  Eigen::ConjugateGradient<SpMat, Eigen::Lower | Eigen::Upper, BlockJacobi> cg_block;
 
   explicit Impl(const ClothModel& m) {
     np = m.num_particles();
@@ -385,7 +428,9 @@ void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, Fo
     stats_.converged = cg.info() == Eigen::Success;
     return x;
   };
-  Eigen::VectorXd dv = settings_.preconditioner == Preconditioner::jacobi ? solve(I.cg) : solve(I.cg_ic);
+  Eigen::VectorXd dv = settings_.preconditioner == Preconditioner::jacobi         ? solve(I.cg)
+                       : settings_.preconditioner == Preconditioner::block_jacobi ? solve(I.cg_block)
+                                                                                  : solve(I.cg_ic);
   I.guess = dv;
 
   x_new.resize(np, 3);
