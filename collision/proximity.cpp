@@ -21,8 +21,10 @@ struct NodePair {
   int a, b;
 };
 
-// Descends the pair trees with boxes inflated by `margin`; leaf(i, j, out) sees every triangle pair
-// (i of A, j of B) whose boxes are within margin; self: unordered pairs i != j, each once.
+// Descends the pair trees with boxes inflated by `margin`; leaf(i, j, box_i, box_j, out) sees every
+// triangle pair (i of A, j of B) whose boxes are within margin, with the boxes of their leaves
+// (which bound them: the triangle's own box for one-triangle leaves, so the leaf functions need
+// not compute it again); self: unordered pairs i != j, each once.
 template <class Out, class Leaf>
 std::vector<Out> pair_traversal(const Bvh<Aabb>& A, const Bvh<Aabb>& B, double margin, bool self,
                                 Leaf&& leaf) {
@@ -32,7 +34,7 @@ std::vector<Out> pair_traversal(const Bvh<Aabb>& A, const Bvh<Aabb>& B, double m
     if (self && t.a == t.b) {
       if (na.is_leaf()) {
         for (int p = na.begin; p < na.end; ++p)
-          for (int q = p + 1; q < na.end; ++q) leaf(A.primitives()[p], A.primitives()[q], out);
+          for (int q = p + 1; q < na.end; ++q) leaf(A.primitives()[p], A.primitives()[q], na.bv, na.bv, out);
         return;
       }
       children.push_back({t.a + 1, t.a + 1});
@@ -44,7 +46,7 @@ std::vector<Out> pair_traversal(const Bvh<Aabb>& A, const Bvh<Aabb>& B, double m
     if (!overlap(na.bv, nb.bv, margin)) return;
     if (na.is_leaf() && nb.is_leaf()) {
       for (int p = na.begin; p < na.end; ++p)
-        for (int q = nb.begin; q < nb.end; ++q) leaf(A.primitives()[p], B.primitives()[q], out);
+        for (int q = nb.begin; q < nb.end; ++q) leaf(A.primitives()[p], B.primitives()[q], na.bv, nb.bv, out);
       return;
     }
     const bool descend_a = !na.is_leaf() && (nb.is_leaf() || na.end - na.begin >= nb.end - nb.begin);
@@ -137,12 +139,6 @@ ProximityResult gather(std::vector<ProxOut>& outs) {
   return r;
 }
 
-Aabb tri_box(const Points3& V, const Triangles& F, int t) {
-  Aabb b;
-  for (int k = 0; k < 3; ++k) b.extend(Vec3(V.row(F(t, k))));
-  return b;
-}
-
 Aabb edge_box(const Points3& V, const Segments& E, int e) {
   Aabb b;
   b.extend(Vec3(V.row(E(e, 0))));
@@ -150,13 +146,13 @@ Aabb edge_box(const Points3& V, const Segments& E, int e) {
   return b;
 }
 
-// Pairs contributed by the triangle pair (i of A, j of B); self: i != j of one mesh. Boxes
-// inflated by the reach filter the pairs before the closest-point computations.
-void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, int i, int j,
-                    const ProximityReach& r, ProxOut& out) {
+// Pairs contributed by the triangle pair (i of A, j of B); self: i != j of one mesh. box_i and
+// box_j bound the two triangles; inflated by the reach, boxes filter the pairs before the
+// closest-point computations.
+void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, int i, int j, const Aabb& box_i,
+                    const Aabb& box_j, const ProximityReach& r, ProxOut& out) {
   VertexTriangleHit vh;
   EdgeEdgeHit eh;
-  const Aabb box_i = tri_box(A.V, A.F, i), box_j = tri_box(B.V, B.F, j);
   for (int k = 0; k < 3; ++k) {
     const int v = A.F(i, k);
     if (r.a_vertices > 0 && A.topo.vertex_owner[v] == i && !(self && vertex_in_triangle(B.F, v, j)) &&
@@ -201,17 +197,19 @@ ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const 
   check_margin(reach.b_vertices, "proximity");
   check_margin(reach.edges, "proximity");
   const double margin = std::max({reach.a_vertices, reach.b_vertices, reach.edges});
-  auto outs = pair_traversal<ProxOut>(A.bvh, B.bvh, margin, false, [&](int i, int j, ProxOut& out) {
-    proximity_leaf(A, B, false, i, j, reach, out);
-  });
+  auto outs = pair_traversal<ProxOut>(A.bvh, B.bvh, margin, false,
+                                      [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
+                                        proximity_leaf(A, B, false, i, j, box_i, box_j, reach, out);
+                                      });
   return gather(outs);
 }
 
 ProximityResult self_proximity(const ProximityMesh& M, double d) {
   check_margin(d, "self_proximity");
-  auto outs = pair_traversal<ProxOut>(M.bvh, M.bvh, d, true, [&](int i, int j, ProxOut& out) {
-    proximity_leaf(M, M, true, i, j, ProximityReach{d, d, d}, out);
-  });
+  auto outs = pair_traversal<ProxOut>(M.bvh, M.bvh, d, true,
+                                      [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
+                                        proximity_leaf(M, M, true, i, j, box_i, box_j, ProximityReach{d, d, d}, out);
+                                      });
   return gather(outs);
 }
 
@@ -304,14 +302,13 @@ bool apart_from_static_plane(const MovingMesh& A, int i, const MovingMesh& B, in
   return above == 6 || below == 6;
 }
 
-// Pairs contributed by the triangle pair (i of A, j of B). A pair whose boxes over the motion are
-// farther apart than eta cannot come within eta (each point stays in its box), so the boxes
+// Pairs contributed by the triangle pair (i of A, j of B), bounded over the motion by box_i and
+// box_j. A pair whose boxes over the motion are farther apart than eta cannot come within eta (each point stays in its box), so the boxes
 // filter the pairs before the cubic solves, as in proximity_leaf; against a static B, so does
 // the plane of B's triangle.
-void ccd_leaf(const MovingMesh& A, const MovingMesh& B, bool self, int i, int j, double eta, CcdOut& out) {
+void ccd_leaf(const MovingMesh& A, const MovingMesh& B, bool self, int i, int j, const Aabb& box_i, const Aabb& box_j,
+              double eta, CcdOut& out) {
   if (!self && &B.V0 == &B.V1 && apart_from_static_plane(A, i, B, j, eta)) return;
-  const Aabb box_i = swept_box(A, {A.F(i, 0), A.F(i, 1), A.F(i, 2)});
-  const Aabb box_j = swept_box(B, {B.F(j, 0), B.F(j, 1), B.F(j, 2)});
   for (int k = 0; k < 3; ++k) {
     const int v = A.F(i, k);
     if (A.topo.vertex_owner[v] == i && !(self && vertex_in_triangle(B.F, v, j)) &&
@@ -365,14 +362,18 @@ ContinuousResult gather(std::vector<CcdOut>& outs) {
 ContinuousResult continuous_collisions(const MovingMesh& A, const MovingMesh& B, double eta) {
   check_margin(eta, "continuous_collisions");
   auto outs = pair_traversal<CcdOut>(A.swept_bvh, B.swept_bvh, eta, false,
-                                     [&](int i, int j, CcdOut& out) { ccd_leaf(A, B, false, i, j, eta, out); });
+                                     [&](int i, int j, const Aabb& box_i, const Aabb& box_j, CcdOut& out) {
+                                       ccd_leaf(A, B, false, i, j, box_i, box_j, eta, out);
+                                     });
   return gather(outs);
 }
 
 ContinuousResult continuous_self_collisions(const MovingMesh& M, double eta) {
   check_margin(eta, "continuous_self_collisions");
   auto outs = pair_traversal<CcdOut>(M.swept_bvh, M.swept_bvh, eta, true,
-                                     [&](int i, int j, CcdOut& out) { ccd_leaf(M, M, true, i, j, eta, out); });
+                                     [&](int i, int j, const Aabb& box_i, const Aabb& box_j, CcdOut& out) {
+                                       ccd_leaf(M, M, true, i, j, box_i, box_j, eta, out);
+                                     });
   return gather(outs);
 }
 
