@@ -74,12 +74,21 @@ TEST(Topology, OwnersAndEdges) {
     }
 }
 
+namespace {
+// A waved sheet hovering over a sphere's top, at distances of a few centimetres.
+struct SheetOverSphere {
+  TriMesh body = test::uv_sphere(14, 20, 0.5, Vec3::Zero());
+  TriMesh cloth = bent(test::grid(14, 0.8, 0.52, 0.015, 8));
+  static TriMesh bent(TriMesh m) {
+    for (int i = 0; i < m.V.rows(); ++i) m.V(i, 1) -= 0.5 * (m.V(i, 0) * m.V(i, 0) + m.V(i, 2) * m.V(i, 2));
+    return m;
+  }
+};
+}  // namespace
+
 TEST(Proximity, ClothAgainstBodyMatchesBruteForce) {
-  // A waved sheet hovering over a sphere's top, at distances around d.
-  const TriMesh body = test::uv_sphere(14, 20, 0.5, Vec3::Zero());
-  TriMesh cloth = test::grid(14, 0.8, 0.52, 0.015, 8);
-  for (int i = 0; i < cloth.V.rows(); ++i)
-    cloth.V(i, 1) -= 0.5 * (cloth.V(i, 0) * cloth.V(i, 0) + cloth.V(i, 2) * cloth.V(i, 2));
+  const SheetOverSphere scene;
+  const TriMesh &body = scene.body, &cloth = scene.cloth;
   const MeshTopology tb = MeshTopology::build(body.F, static_cast<int>(body.V.rows()));
   const MeshTopology tc = MeshTopology::build(cloth.F, static_cast<int>(cloth.V.rows()));
   for (int leaf : {1, 4}) {
@@ -99,10 +108,8 @@ TEST(Proximity, ClothAgainstBodyMatchesBruteForce) {
 TEST(Proximity, PerKindReachFindsExactlyTheBruteForcePairsOfEachKind) {
   // The reach of each kind is its own: each list is the brute-force list at that kind's
   // distance, and a kind with reach 0 is empty, however far the others look.
-  const TriMesh body = test::uv_sphere(14, 20, 0.5, Vec3::Zero());
-  TriMesh cloth = test::grid(14, 0.8, 0.52, 0.015, 8);
-  for (int i = 0; i < cloth.V.rows(); ++i)
-    cloth.V(i, 1) -= 0.5 * (cloth.V(i, 0) * cloth.V(i, 0) + cloth.V(i, 2) * cloth.V(i, 2));
+  const SheetOverSphere scene;
+  const TriMesh &body = scene.body, &cloth = scene.cloth;
   const MeshTopology tb = MeshTopology::build(body.F, static_cast<int>(body.V.rows()));
   const MeshTopology tc = MeshTopology::build(cloth.F, static_cast<int>(cloth.V.rows()));
   const Bvh<Aabb> bb(body.V, body.F, BvhConfig{4}), bc(cloth.V, cloth.F, BvhConfig{4});
