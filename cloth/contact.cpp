@@ -436,7 +436,8 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     const collision::ProximityMesh body{m.body_V, m.body_F, m.body_topo, m.body_bvh};
     // Far for the cloth's vertices (one that got in is found from inside), `thickness` for the
     // body's (only those nearer are used below), none for edges (left to the fail-safe).
-    collision::ProximityResult prox = collision::proximity(cloth, body, collision::ProximityReach{reach, s.thickness, 0});
+    collision::ProximityResult prox =
+        collision::proximity(cloth, body, collision::ProximityReach{reach, s.thickness, 0});
     m.filter(prox);
     // Cloth vertices near body triangles: the closest hit per vertex decides.
     for (const std::size_t best : closest_per_vertex(prox.vertex_triangle)) {

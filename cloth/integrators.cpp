@@ -176,11 +176,17 @@ class BlockJacobi {
   enum { ColsAtCompileTime = Eigen::Dynamic, MaxColsAtCompileTime = Eigen::Dynamic };
   BlockJacobi() = default;
   template <class Mat>
-  explicit BlockJacobi(const Mat& A) { compute(A); }
+  explicit BlockJacobi(const Mat& A) {
+    compute(A);
+  }
   template <class Mat>
-  BlockJacobi& analyzePattern(const Mat&) { return *this; }
+  BlockJacobi& analyzePattern(const Mat&) {
+    return *this;
+  }
   template <class Mat>
-  BlockJacobi& factorize(const Mat& A) { return compute(A); }
+  BlockJacobi& factorize(const Mat& A) {
+    return compute(A);
+  }
   template <class Mat>
   BlockJacobi& compute(const Mat& A) {
     const Eigen::Index n = A.rows() / 3;
@@ -197,7 +203,8 @@ class BlockJacobi {
   template <class Rhs>
   Eigen::VectorXd solve(const Rhs& b) const {
     Eigen::VectorXd x(b.size());
-    for (std::size_t p = 0; p < inv_.size(); ++p) x.segment<3>(3 * p) = inv_[p] * b.template segment<3>(3 * p);
+    for (std::size_t p = 0; p < inv_.size(); ++p)
+      x.segment<3>(3 * p) = inv_[p] * b.template segment<3>(3 * p);
     return x;
   }
   Eigen::ComputationInfo info() const { return Eigen::Success; }

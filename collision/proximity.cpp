@@ -149,8 +149,8 @@ Aabb edge_box(const Points3& V, const Segments& E, int e) {
 // Pairs contributed by the triangle pair (i of A, j of B); self: i != j of one mesh. box_i and
 // box_j bound the two triangles; inflated by the reach, boxes filter the pairs before the
 // closest-point computations.
-void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, int i, int j, const Aabb& box_i,
-                    const Aabb& box_j, const ProximityReach& r, ProxOut& out) {
+void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, int i, int j,
+                    const Aabb& box_i, const Aabb& box_j, const ProximityReach& r, ProxOut& out) {
   VertexTriangleHit vh;
   EdgeEdgeHit eh;
   for (int k = 0; k < 3; ++k) {
@@ -206,10 +206,10 @@ ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const 
 
 ProximityResult self_proximity(const ProximityMesh& M, double d) {
   check_margin(d, "self_proximity");
-  auto outs = pair_traversal<ProxOut>(M.bvh, M.bvh, d, true,
-                                      [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
-                                        proximity_leaf(M, M, true, i, j, box_i, box_j, ProximityReach{d, d, d}, out);
-                                      });
+  auto outs = pair_traversal<ProxOut>(
+      M.bvh, M.bvh, d, true, [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
+        proximity_leaf(M, M, true, i, j, box_i, box_j, ProximityReach{d, d, d}, out);
+      });
   return gather(outs);
 }
 
@@ -303,11 +303,11 @@ bool apart_from_static_plane(const MovingMesh& A, int i, const MovingMesh& B, in
 }
 
 // Pairs contributed by the triangle pair (i of A, j of B), bounded over the motion by box_i and
-// box_j. A pair whose boxes over the motion are farther apart than eta cannot come within eta (each point stays in its box), so the boxes
-// filter the pairs before the cubic solves, as in proximity_leaf; against a static B, so does
-// the plane of B's triangle.
-void ccd_leaf(const MovingMesh& A, const MovingMesh& B, bool self, int i, int j, const Aabb& box_i, const Aabb& box_j,
-              double eta, CcdOut& out) {
+// box_j. A pair whose boxes over the motion are farther apart than eta cannot come within eta
+// (each point stays in its box), so the boxes filter the pairs before the cubic solves, as in
+// proximity_leaf; against a static B, so does the plane of B's triangle.
+void ccd_leaf(const MovingMesh& A, const MovingMesh& B, bool self, int i, int j, const Aabb& box_i,
+              const Aabb& box_j, double eta, CcdOut& out) {
   if (!self && &B.V0 == &B.V1 && apart_from_static_plane(A, i, B, j, eta)) return;
   for (int k = 0; k < 3; ++k) {
     const int v = A.F(i, k);

@@ -70,6 +70,7 @@ struct ProximityReach {
 /// cloth's contact looks far for its own vertices, near for the body's, not at edges) visits
 /// fewer pairs of leaves and tests fewer pairs in each.
 ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const ProximityReach& reach);
+
 /// All pairs of one mesh closer than d, excluding a vertex against a triangle that uses it and
 /// edges that share a vertex.
 ProximityResult self_proximity(const ProximityMesh& M, double d);

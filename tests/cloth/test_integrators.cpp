@@ -166,7 +166,8 @@ ClothModel stretched_square() {
 }  // namespace
 
 TEST(Integrators, ImplicitStepSolvesTheLinearisedSystem) {
-  for (const Preconditioner p : {Preconditioner::jacobi, Preconditioner::block_jacobi, Preconditioner::incomplete_cholesky})
+  for (const Preconditioner p :
+       {Preconditioner::jacobi, Preconditioner::block_jacobi, Preconditioner::incomplete_cholesky})
     expect_step_solves_linearised_system(stretched_square(), p);
 }
 

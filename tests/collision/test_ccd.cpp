@@ -255,9 +255,9 @@ TEST(Ccd, SelfContinuousMatchesPairwise) {
   for (int v = 0; v < c0.V.rows(); ++v)
     for (int f = 0; f < c0.F.rows(); ++f) {
       if (c0.F(f, 0) == v || c0.F(f, 1) == v || c0.F(f, 2) == v) continue;
-      const Impact im = vertex_face_ccd(c0.V.row(v), c0.V.row(c0.F(f, 0)), c0.V.row(c0.F(f, 1)), c0.V.row(c0.F(f, 2)),
-                                        c1.V.row(v), c1.V.row(c0.F(f, 0)), c1.V.row(c0.F(f, 1)), c1.V.row(c0.F(f, 2)),
-                                        1e-9);
+      const Impact im = vertex_face_ccd(c0.V.row(v), c0.V.row(c0.F(f, 0)), c0.V.row(c0.F(f, 1)),
+                                        c0.V.row(c0.F(f, 2)), c1.V.row(v), c1.V.row(c0.F(f, 0)),
+                                        c1.V.row(c0.F(f, 1)), c1.V.row(c0.F(f, 2)), 1e-9);
       if (im.hit) ref_vf.push_back({{v, f}, im.toi});
     }
   for (int a = 0; a < t.edges.rows(); ++a)
