@@ -188,8 +188,7 @@ void check_margin(double d, const char* what) {
 }  // namespace
 
 ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, double d) {
-  check_margin(d, "proximity");
-  return proximity(A, B, ProximityReach{d, d, d});
+  return proximity(A, B, ProximityReach{d, d, d});  // which checks d
 }
 
 ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const ProximityReach& reach) {

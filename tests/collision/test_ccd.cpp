@@ -238,9 +238,9 @@ TEST(Ccd, MeshLevelContinuousMatchesPairwise) {
 }
 
 TEST(Ccd, SelfContinuousMatchesPairwise) {
-  // A folded sheet whose vertices move by random steps of up to 8 cm: the swept-tree query (with its per-pair
-  // box filter) finds exactly the impacts, with their times, that the primitive tests find over
-  // every pair not sharing a vertex.
+  // A folded sheet whose vertices move by random steps of up to 8 cm: the swept-tree query (with
+  // its per-pair box filter) finds exactly the impacts, with their times, that the primitive
+  // tests find over every pair not sharing a vertex.
   const TriMesh c0 = test::crumpled(12, 3);
   TriMesh c1 = c0;
   std::mt19937 rng(5);
