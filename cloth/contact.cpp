@@ -56,6 +56,7 @@ struct Contact::Impl {
   std::vector<int> seam_group;
   std::vector<char> tangled;               // per particle: in a cloth self-intersection at frame start
   Points3 untangle;                        // per particle: its direction of untangling (see begin_frame)
+  int crossings = 0;                       // edges through triangles found by begin_frame
   // A body part some particles ignore (see Contact::ignore_body_part): per body vertex, face and
   // edge whether it is in the part, per particle whether it ignores the part.
   std::vector<char> part_vertex, part_face, part_edge, ignores_part;
@@ -289,6 +290,10 @@ void Contact::set_body_stiffness(double stiffness) {
 
 void Contact::set_strain_limit_sweeps(int sweeps) { impl_->settings.strain_limit_sweeps = sweeps; }
 
+void Contact::set_untangle_step(double step) { impl_->settings.untangle_step = step; }
+
+int Contact::crossings() const { return impl_->crossings; }
+
 int Contact::num_seam_pairs() const { return static_cast<int>(impl_->seams.rows()); }
 
 const Segments* Contact::joined_particles() const {
@@ -348,6 +353,7 @@ void Contact::begin_frame(const ClothModel& model, double /*time*/) {
   unsettled_this_frame_ = 0;
   std::fill(m.tangled.begin(), m.tangled.end(), 0);
   m.untangle.setZero();
+  m.crossings = 0;
   if (!m.settings.self_collision) return;
   m.cloth_bvh.refit(model.x, m.cloth_F);
   const auto crossings = collision::edges_through_triangles(
@@ -355,6 +361,7 @@ void Contact::begin_frame(const ClothModel& model, double /*time*/) {
         const int a = m.cloth_topo.edges(e, 0), b = m.cloth_topo.edges(e, 1);
         return m.across_seam({a, b}, {m.cloth_F(f, 0), m.cloth_F(f, 1), m.cloth_F(f, 2)});  // meets at a seam by design
       });
+  m.crossings = static_cast<int>(crossings.size());
   for (const auto& h : crossings) {
     m.tangled[m.cloth_topo.edges(h.edge, 0)] = m.tangled[m.cloth_topo.edges(h.edge, 1)] = 1;
     for (int k = 0; k < 3; ++k) m.tangled[m.cloth_F(h.triangle, k)] = 1;

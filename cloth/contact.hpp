@@ -146,6 +146,11 @@ class Contact : public ContactStage {
   void set_body_stiffness(double stiffness);
   /// Sets the sweeps of strain limiting on the body (ContactSettings::strain_limit_sweeps).
   void set_strain_limit_sweeps(int sweeps);
+  /// Sets how far tangled cloth moves a step (ContactSettings::untangle_step).
+  void set_untangle_step(double step);
+  /// Cloth edges through cloth triangles that the last begin_frame found (0 when self-collision
+  /// was off).
+  int crossings() const;
   int num_seam_pairs() const;
   /// Largest distance between the particles of a seam pair now (0 without seams).
   double seam_gap(ConstRef<Points3> x) const;

@@ -34,7 +34,7 @@ struct DrapeProgress {
   int frame = 0;
   int max_frames = 0;
   double moving_fraction = 1;
-  std::string phase;  ///< "sewing" or "drape"
+  std::string phase;  ///< "sewing", "untangle" (undoing crossings the sewing left) or "drape"
   double elapsed_s = 0;
 };
 using DrapeProgressCallback = std::function<void(const DrapeProgress&)>;

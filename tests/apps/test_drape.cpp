@@ -51,7 +51,9 @@ json expect_clean_report(const fs::path& out, int max_frames, bool check_strain 
   EXPECT_EQ(rq["vertices_inside_body"], 0);
   EXPECT_EQ(rq["self_intersections"], 0);
   EXPECT_LT(rq["seam_gap_max_m"].get<double>(), 1e-3);
-  if (check_strain) EXPECT_LE(rq["strain_max"].get<double>(), 0.10);
+  if (check_strain) {
+    EXPECT_LE(rq["strain_max"].get<double>(), 0.10);
+  }
   EXPECT_LT(rq["moving_fraction"].get<double>(), 0.015);
   EXPECT_TRUE(report["simulation"]["static"].get<bool>());
   EXPECT_LT(report["simulation"]["frames"].get<int>(), max_frames);  // stopped because static, not at the limit
@@ -210,6 +212,34 @@ TEST(Drape, DxfMensTeeDrapesCleanOnMeanAll) {
 // frame 169 here, about 35 s on one core).
 TEST(Drape, BundledShirtDrapesCleanOnBundledBody) {
   expect_drapes_clean(tryon::test::assets() / "patterns/shirt_mean_specification.json", body(), "shirt");
+}
+
+// The shirt spec on the MakeHuman body at 2.98 cm: the sewing, which runs without
+// self-collision, leaves the sleeves' underarm seams through the torso's side seams at both
+// armpits (39 edges through triangles). The drape's own untangling (1.5 mm a step) left 15 of
+// them at frame 600; the untangling phase after sewing undoes them all in a few frames, and the
+// drape rests clean (static at frame 315 here, about 20 s on one core). Strain is not asserted:
+// one edge at the left cuff is 15 % long (issue #4).
+TEST(Drape, ShirtCrossingsLeftBySewingAreUndoneBeforeTheDrape) {
+  TRYON_REQUIRE_SHARED("patterns/garmentcode/specs/shirt_mean_specification.json");
+  TRYON_REQUIRE_SHARED("avatars/makehuman/derived/makehuman_female.obj");
+  const fs::path avatar = tryon::test::shared_data() / "avatars/makehuman/derived/makehuman_female.obj";
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_untangle_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const auto r = run_tryon("drape " +
+                           quoted(tryon::test::shared_data() / "patterns/garmentcode/specs/shirt_mean_specification.json") +
+                           " --avatar " + quoted(avatar) + " -o " + quoted(out) +
+                           " --resolution-cm 2.98 --max-frames 600 --threads 1");
+  EXPECT_EQ(r.code, 0) << r.err;
+  // The log says how many crossings the sewing left and that none was left for the drape.
+  const auto at = r.err.find("untangling: ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+  EXPECT_NE(line.find(" after sewing, 0 after "), std::string::npos) << line;
+  EXPECT_EQ(line.find("untangling: 0 "), std::string::npos) << line;
+  const json rq = expect_clean_report(out, 600, /*check_strain=*/false);
+  expect_checker_agrees(out / "garment.obj", rq, avatar);
+  fs::remove_all(out);
 }
 
 // The bundled GarmentCode hoody (sleeveless, with a two-panel hood) on the bundled body. Its hood

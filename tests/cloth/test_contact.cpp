@@ -494,6 +494,7 @@ TEST(Contact, ClothThroughItselfIsUntangledByContourMinimization) {
     int step = 0;
     for (; step < 60 && crossings(model) > 0; ++step) {
       contact.begin_frame(model, step * dt);
+      EXPECT_EQ(static_cast<std::size_t>(contact.crossings()), crossings(model));
       Points3 x_new = model.x, v_new = Points3::Zero(model.num_particles(), 3);
       contact.resolve(model, model.x, x_new, v_new, dt);
       model.x = x_new;
@@ -504,6 +505,13 @@ TEST(Contact, ClothThroughItselfIsUntangledByContourMinimization) {
   EXPECT_EQ(run(ContactSettings{}.untangle_step), 0u);
   EXPECT_EQ(run(5e-4), 0u);
   EXPECT_GT(run(0.0), 10u);
+  // Without self-collision (the sewing) begin_frame looks for no crossing.
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ContactSettings off;
+  off.self_collision = false;
+  Contact contact(cube(0.1), model, off);
+  contact.begin_frame(model, 0.0);
+  EXPECT_EQ(contact.crossings(), 0);
 }
 
 TEST(Contact, ClothClearOfAnIgnoredPartCollidesWithItFromThenOn) {
