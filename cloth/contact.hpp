@@ -12,7 +12,8 @@
 //     away, spread by barycentric weights, each corner taking the largest push asked of it;
 //     with body_stiffness > 0 (the drape) these contacts are not projected: each one found
 //     within `thickness` becomes a penalty force of the next implicit step (PenaltyContacts;
-//     a body vertex with its closest cloth triangle only);
+//     a body vertex with its closest cloth triangle only, a cloth edge with its closest body
+//     edge: across a ridge of the body no vertex contact holds it);
 //     only cloth closer than body_floor is still projected, out to body_floor;
 //  1b. strain limiting again [Provot 1995], particles on the body kept from moving into it;
 //  2. self proximity within self_thickness: vertex–triangle and edge–edge pairs are pushed

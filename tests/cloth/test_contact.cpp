@@ -385,10 +385,56 @@ TEST(Contact, EachBodyVertexIsOnePenaltyContact) {
   EXPECT_TRUE(x_new == model.x);  // beyond body_floor: a penalty force, no projection
   const PenaltyContacts* pc = contact.penalty_contacts();
   ASSERT_NE(pc, nullptr);
-  EXPECT_EQ(pc->list.size(), static_cast<std::size_t>(n * n));
+  // Body vertices under cloth triangles (the cloth's edges over the patch's edges are contacts
+  // of their own, one per cloth edge, on two particles).
+  std::size_t triangle_contacts = 0;
   double depth = 0;
-  for (const PenaltyContact& c : pc->list) depth += c.depth;
+  for (const PenaltyContact& c : pc->list) {
+    if (c.particle[2] < 0) continue;
+    ++triangle_contacts;
+    depth += c.depth;
+  }
+  EXPECT_EQ(triangle_contacts, static_cast<std::size_t>(n * n));
   EXPECT_NEAR(depth, n * n * (settings.thickness - 0.0015), 1e-12);
+}
+
+TEST(Contact, ClothEdgeAcrossABodyRidgeIsOnePenaltyContact) {
+  // A roof: two 20 cm slopes (1 : 2) meeting at a ridge along x at z = 0. A cloth triangle's
+  // edge crosses the ridge 1.5 mm above it; its corners are 15 mm off the slopes, and no body
+  // vertex is near the triangle, so no vertex contact holds it. The edge pair must become one
+  // penalty contact, on the edge's two particles at the crossing, depth 1 mm along +z; 3.5 mm
+  // above the ridge, none.
+  TriMesh roof;
+  roof.V.resize(6, 3);
+  roof.V << -0.1, 0, 0, 0.1, 0, 0, -0.1, -0.1, -0.05, 0.1, -0.1, -0.05, -0.1, 0.1, -0.05, 0.1, 0.1, -0.05;
+  roof.F.resize(4, 3);
+  roof.F << 0, 2, 3, 0, 3, 1, 0, 1, 5, 0, 5, 4;
+  ContactSettings settings;
+  settings.self_collision = false;
+  settings.strain_limit_sweeps = 0;
+  settings.body_stiffness = 1e3;
+  auto contacts = [&](double above) {
+    garments::GarmentMesh g;
+    add_triangle(g, "t", Vec3(0.01, -0.03, above), Vec3(0.01, 0.03, above), Vec3(0.05, 0.0, 0.03));
+    const ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+    Contact contact(roof, model, settings);
+    Points3 x_new = model.x, v_new = Points3::Zero(model.num_particles(), 3);
+    contact.resolve(model, model.x, x_new, v_new, 0.01);
+    EXPECT_TRUE(x_new == model.x);  // beyond body_floor: a force, no projection
+    return contact.penalty_contacts()->list;
+  };
+  const double above = 0.0015;
+  const std::vector<PenaltyContact> near = contacts(above);
+  ASSERT_EQ(near.size(), 1u);
+  const PenaltyContact& c = near[0];
+  EXPECT_EQ(c.particle[2], -1);
+  EXPECT_EQ(std::min(c.particle[0], c.particle[1]), 0);
+  EXPECT_EQ(std::max(c.particle[0], c.particle[1]), 1);
+  EXPECT_NEAR(c.weight[0], 0.5, 1e-12);
+  EXPECT_NEAR(c.weight[1], 0.5, 1e-12);
+  EXPECT_TRUE(c.normal.isApprox(Vec3::UnitZ(), 1e-12));
+  EXPECT_NEAR(c.depth, settings.thickness - above, 1e-12);
+  EXPECT_TRUE(contacts(above + 0.002).empty());
 }
 
 TEST(Contact, ClothIgnoringABodyPartPassesThroughItOtherClothDoesNot) {
