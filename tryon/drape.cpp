@@ -370,16 +370,20 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
       std::atomic<bool> undone{false};
       int fewest = found, fewest_frame = 0;
       const int budget = std::max(1, std::min(kUntangleFrames, o.max_frames - frames_done - 1));
-      untangle_run = untangle.run(budget, [&](const cloth::FrameReport& f) {
-        on_frame(f, "untangle", untangle.model().x);
-        contact.begin_frame(untangle.model(), 0.0);
-        logger().debug("untangling: frame {}, {} cloth edges through cloth", f.frame, contact.crossings());
-        if (contact.crossings() < fewest) {
-          fewest = contact.crossings();
-          fewest_frame = f.frame;
-        }
-        if (contact.crossings() == 0 || f.frame - fewest_frame >= kUntangleStall || cancel) undone = true;
-      }, &undone);
+      untangle_run = untangle.run(
+          budget,
+          [&](const cloth::FrameReport& f) {
+            on_frame(f, "untangle", untangle.model().x);
+            contact.begin_frame(untangle.model(), 0.0);
+            logger().debug("untangling: frame {}, {} cloth edges through cloth", f.frame,
+                           contact.crossings());
+            if (contact.crossings() < fewest) {
+              fewest = contact.crossings();
+              fewest_frame = f.frame;
+            }
+            if (contact.crossings() == 0 || f.frame - fewest_frame >= kUntangleStall || cancel) undone = true;
+          },
+          &undone);
       frames_done += untangle_run.frames;
       model = untangle.model();
       model.v.setZero();
