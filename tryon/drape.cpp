@@ -35,10 +35,22 @@ constexpr double kBodyStiffness = 1e3;
 // goes on without a new fewest count of crossings. Measured on the shirt spec on
 // makehuman_female: at 2.98 cm the 39 crossings the sewing left were down to 11 after 60 frames
 // with 3 mm a step, and gone after 4 frames with 5 mm; at 1 cm, 169 took 83 frames with 5 mm
-// (falling unevenly: 131 at frame 8, 55 at 58), while 10 mm kept 86 % of the cloth moving.
+// (falling unevenly: 131 at frame 8, 55 at 59), while 10 mm kept 86 % of the cloth moving.
 constexpr double kUntangleStep = 5e-3;
 constexpr int kUntangleFrames = 150;
 constexpr int kUntangleStall = 40;
+
+// Settings for a phase before the drape (sewing, untangling): no gravity, no pins (a pinned
+// waist corner could never meet its partner: the skirt's top side-seam pair stayed 2 cm open,
+// so the waist was no closed loop and slid down), and never "static": its callback ends it.
+cloth::SimulatorSettings weightless(const cloth::SimulatorSettings& s) {
+  cloth::SimulatorSettings w = s;
+  w.gravity = Vec3::Zero();
+  w.temporary_pins.clear();
+  w.pin_frames = 0;
+  w.min_frames = 1000000;
+  return w;
+}
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -278,13 +290,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   // Phase 1, sewing: no gravity and no self-collision (the panels' edges must meet), until
   // every seam pair is closed or the sewing budget is spent.
   if (!mopt.merge_seams && seam_particles.rows() > 0) {
-    cloth::SimulatorSettings sewing = ssettings;
-    sewing.gravity = Vec3::Zero();
-    // No pins while sewing: a pinned waist corner could never meet its partner (measured: the
-    // skirt's top side-seam pair stayed 2 cm open, so the waist was no closed loop and slid down).
-    sewing.temporary_pins.clear();
-    sewing.pin_frames = 0;
-    sewing.min_frames = 1000000;  // never "static": sewing ends when the seams are closed
+    const cloth::SimulatorSettings sewing = weightless(ssettings);  // ends when the seams are closed
     contact.set_self_collision(false);
     contact.set_friction(0.0);
     // Nor strain limiting on the body: it holds back panel edges the seams must stretch to
@@ -359,11 +365,8 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
     contact.begin_frame(model, 0.0);
     const int found = contact.crossings();
     if (found > 0) {
-      cloth::SimulatorSettings untangling = ssettings;
-      untangling.gravity = Vec3::Zero();
-      untangling.temporary_pins.clear();
-      untangling.pin_frames = 0;
-      untangling.min_frames = 1000000;  // never "static": it ends when the crossings are undone
+      // Ends when the crossings are undone, or the budget is spent.
+      const cloth::SimulatorSettings untangling = weightless(ssettings);
       contact.set_untangle_step(kUntangleStep);
       cloth::Simulator untangle(std::move(model), untangling);
       untangle.set_contact(&contact);
