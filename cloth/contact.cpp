@@ -202,18 +202,23 @@ void contact_velocity(Eigen::Ref<Eigen::RowVector3d> v, const Vec3& n, double mu
   v = vt.transpose();
 }
 
-// Index of the closest hit of each vertex in `hits`, which come sorted by vertex (the first of
-// equally close ones).
-std::vector<std::size_t> closest_per_vertex(const std::vector<collision::VertexTriangleHit>& hits) {
+// Index of the closest hit of each key in `hits`, which come sorted by key (the first of equally
+// close ones): `key` picks the element a hit is grouped by (a vertex, a cloth edge).
+template <class Hit, class Key>
+std::vector<std::size_t> closest_per(const std::vector<Hit>& hits, Key key) {
   std::vector<std::size_t> out;
   for (std::size_t k = 0; k < hits.size();) {
     std::size_t best = k;
-    const int v = hits[k].vertex;
-    for (; k < hits.size() && hits[k].vertex == v; ++k)
+    const int group = key(hits[k]);
+    for (; k < hits.size() && key(hits[k]) == group; ++k)
       if (hits[k].distance < hits[best].distance) best = k;
     out.push_back(best);
   }
   return out;
+}
+
+std::vector<std::size_t> closest_per_vertex(const std::vector<collision::VertexTriangleHit>& hits) {
+  return closest_per(hits, [](const collision::VertexTriangleHit& h) { return h.vertex; });
 }
 
 }  // namespace
@@ -535,12 +540,10 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     // 3.02 and 3.05 cm: strain max over 10 % in 2 of the 23 clean drapes instead of 11 of 22.
     // During sewing (projected contacts) cloth edges are left to the fail-safe.
     if (penalty) {
-      for (std::size_t k = 0; k < prox.edge_edge.size();) {
-        std::size_t best = k;
-        const int e = prox.edge_edge[k].edge_a;
-        for (; k < prox.edge_edge.size() && prox.edge_edge[k].edge_a == e; ++k)
-          if (prox.edge_edge[k].distance < prox.edge_edge[best].distance) best = k;
+      for (const std::size_t best :
+           closest_per(prox.edge_edge, [](const collision::EdgeEdgeHit& h) { return h.edge_a; })) {
         const auto& h = prox.edge_edge[best];
+        const int e = h.edge_a;
         if (h.distance >= s.thickness || h.distance < 1e-9) continue;        // at 0 the normal is undefined
         if (h.normal.dot(Vec3(m.edge_normal.row(h.edge_b))) <= 0) continue;  // on the body edge's inner side
         const int a = m.cloth_topo.edges(e, 0), b = m.cloth_topo.edges(e, 1);
