@@ -278,10 +278,30 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   bool timed_out = false;
   Points3 previous = model.x, current = model.x;
   int frames_done = 0;
+  // Per phase: steps, CG iterations and wall time, for the debug log (where the time goes).
+  struct PhaseFigures {
+    long long steps = 0, cg = 0;
+    double seconds = 0, collision = 0;
+  } phase_figures;
+  auto phase_start = Clock::now();
+  double collision_at_start = 0;
+  auto log_phase = [&](const char* phase) {
+    const double coll = contact.stats().seconds - collision_at_start;
+    logger().debug("{}: {} steps, {:.1f} CG iterations a step, {:.2f} s ({:.2f} s in contact)", phase,
+                   phase_figures.steps,
+                   static_cast<double>(phase_figures.cg) / std::max(1LL, phase_figures.steps),
+                   since(phase_start), coll);
+    phase_figures = {};
+    phase_start = Clock::now();
+    collision_at_start = contact.stats().seconds;
+  };
   auto on_frame = [&](const cloth::FrameReport& f, const char* phase, const Points3& x) {
+    phase_figures.steps += f.steps;
+    phase_figures.cg += f.cg_iterations;
     previous = current;
     current = x;
-    if (progress) progress(DrapeProgress{frames_done + f.frame, o.max_frames, f.moving_fraction, phase, since(t_start)});
+    if (progress)
+      progress(DrapeProgress{frames_done + f.frame, o.max_frames, f.moving_fraction, phase, since(t_start)});
     if (o.time_limit_s > 0 && since(t_start) > o.time_limit_s) timed_out = true;
     if (timed_out || (user_cancel && user_cancel->load())) cancel = true;
   };
@@ -327,6 +347,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
     }, &sewn);
     if (inset > 0) contact.set_body_growth(1);
     frames_done = sewing_run.frames;
+    log_phase("sewing");
     model = sew.model();
     model.v.setZero();
     logger().info("sewing: {} of {} seam pairs closed after {} frames, gap {:.1f} mm", contact.closed_seam_pairs(),
@@ -388,6 +409,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
           },
           &undone);
       frames_done += untangle_run.frames;
+      log_phase("untangling");
       model = untangle.model();
       model.v.setZero();
       contact.set_untangle_step(csettings.untangle_step);
@@ -410,6 +432,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
     run.status = cloth::RunStatus::cancelled;
   }
   if (timed_out && run.status == cloth::RunStatus::cancelled) run.status = cloth::RunStatus::time_limit;
+  log_phase("drape");
   run.frames += frames_done;
   run.steps += sewing_run.steps + untangle_run.steps;
   run.sim_time += sewing_run.sim_time + untangle_run.sim_time;
