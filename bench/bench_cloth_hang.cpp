@@ -2,6 +2,8 @@
 // horizontal and pinned at the two corners of one edge: released, it swings down and hangs.
 // Prints time per step, steps and frames to rest (static), wall time.
 //   bench_cloth_hang [vertices_per_side] [max_frames] [material] [threads] [integrator]
+//   environment: CLOTH_CG_TOL (CG tolerance), CLOTH_SUBSTEPS, CLOTH_JACOBI=1 or CLOTH_IC=1
+//   (preconditioner: diagonal or incomplete Cholesky instead of the default block Jacobi)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -37,7 +39,7 @@ int main(int argc, char** argv) {
     s.integrator = kind;
     if (const char* e = std::getenv("CLOTH_CG_TOL")) s.cg.cg_tolerance = std::atof(e);
     if (std::getenv("CLOTH_IC")) s.cg.preconditioner = Preconditioner::incomplete_cholesky;
-    if (std::getenv("CLOTH_BLOCK_JACOBI")) s.cg.preconditioner = Preconditioner::block_jacobi;
+    if (std::getenv("CLOTH_JACOBI")) s.cg.preconditioner = Preconditioner::jacobi;
     if (const char* e = std::getenv("CLOTH_SUBSTEPS")) s.implicit_substeps = std::atoi(e);
     Simulator sim(std::move(m), s);
     long long cg = 0;
