@@ -47,6 +47,7 @@ struct Contact::Impl {
   std::vector<char> was_in_contact;  // in_contact of the step before
   Points3 contact_normal, x_before_limit;
   Points3 push;  // per particle: the push out of the body's vertices (step 1)
+  Eigen::VectorXd reach_extra;  // per particle: how much farther than `thickness` it looks (step 1)
   // Penalty contacts (settings.body_stiffness > 0): found in step 1, each with its point on
   // the body (anchor); their depths are measured at the end of resolve.
   std::vector<std::pair<PenaltyContact, Vec3>> pending;
@@ -406,7 +407,6 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   auto movable = [&](int i) { return model.inv_mass[i] > 0; };
 
   // Speed guard: x_new = x_prev + dt v_new for the particles slowed down.
-  double max_disp = 0;
   for (int i = 0; i < n; ++i) {
     if (!movable(i)) continue;
     const double speed = v_new.row(i).norm();
@@ -414,7 +414,6 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       v_new.row(i) *= s.max_speed / speed;
       x_new.row(i) = x_prev.row(i) + dt * v_new.row(i);
     }
-    max_disp = std::max(max_disp, (x_new.row(i) - x_prev.row(i)).norm());
   }
 
   // 0. Sewing: the sewing springs pull the pairs together; a pair closer than sew_distance is
@@ -445,15 +444,20 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   m.was_in_contact.swap(m.in_contact);
   m.in_contact.assign(n, 0);
   m.contact_normal.setZero(n, 3);
-  m.cloth_bvh.refit(x_new, m.cloth_F);
-  const double reach = s.thickness + std::min(max_disp, 0.05);
+  // Each cloth vertex looks `thickness` plus its own displacement in this step far (at most
+  // 5 cm), so one that got into the body in this step is found from inside. With one reach for
+  // all, the largest displacement of the step (6.4 mm on average in the shirt's drape at 3 cm,
+  // against 1.3 mm for the mean particle) sent every vertex that far.
+  m.reach_extra = (x_new - x_prev).rowwise().norm().cwiseMin(0.05);
+  collision::refit_inflated(m.cloth_bvh, x_new, m.cloth_F, m.reach_extra);
   {
     const collision::ProximityMesh cloth{x_new, m.cloth_F, m.cloth_topo, m.cloth_bvh};
     const collision::ProximityMesh body{m.body_V, m.body_F, m.body_topo, m.body_bvh};
-    // Far for the cloth's vertices (one that got in is found from inside), `thickness` for the
-    // body's and, with penalties, for edges (only those nearer are used below).
+    // Far for the cloth's vertices, `thickness` for the body's and, with penalties, for edges
+    // (only those nearer are used below).
     collision::ProximityResult prox = collision::proximity(
-        cloth, body, collision::ProximityReach{reach, s.thickness, penalty ? s.thickness : 0.0});
+        cloth, body,
+        collision::ProximityReach{s.thickness, s.thickness, penalty ? s.thickness : 0.0, &m.reach_extra});
     m.filter(prox);
     // Cloth vertices near body triangles: the closest hit per vertex decides.
     for (const std::size_t best : closest_per_vertex(prox.vertex_triangle)) {

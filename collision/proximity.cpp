@@ -15,6 +15,22 @@ void refit_swept(Bvh<Aabb>& bvh, ConstRef<Points3> V0, ConstRef<Points3> V1, Con
   });
 }
 
+void refit_inflated(Bvh<Aabb>& bvh, ConstRef<Points3> V, ConstRef<Triangles> F,
+                    const Eigen::VectorXd& extra) {
+  if (extra.size() != V.rows()) throw InputError("refit_inflated: one extra per vertex is needed");
+  bvh.refit_with([&](const int* tris, int n) {
+    Aabb box;
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const int v = F(tris[i], k);
+        const Vec3 p = V.row(v);
+        box.extend(Vec3(p.array() - extra[v]));
+        box.extend(Vec3(p.array() + extra[v]));
+      }
+    return box;
+  });
+}
+
 namespace {
 
 struct NodePair {
@@ -155,8 +171,9 @@ void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, i
   EdgeEdgeHit eh;
   for (int k = 0; k < 3; ++k) {
     const int v = A.F(i, k);
-    if (r.a_vertices > 0 && A.topo.vertex_owner[v] == i && !(self && vertex_in_triangle(B.F, v, j)) &&
-        box_j.contains(Vec3(A.V.row(v)), r.a_vertices) && vt_hit(A.V, v, B.V, B.F, j, r.a_vertices, vh))
+    const double reach_v = r.a_extra ? r.a_vertices + (*r.a_extra)[v] : r.a_vertices;
+    if (reach_v > 0 && A.topo.vertex_owner[v] == i && !(self && vertex_in_triangle(B.F, v, j)) &&
+        box_j.contains(Vec3(A.V.row(v)), reach_v) && vt_hit(A.V, v, B.V, B.F, j, reach_v, vh))
       out.vt.push_back(vh);
     const int w = B.F(j, k);
     if (r.b_vertices > 0 && B.topo.vertex_owner[w] == j && !(self && vertex_in_triangle(A.F, w, i)) &&
@@ -185,6 +202,14 @@ void check_margin(double d, const char* what) {
   if (!(d >= 0)) throw InputError(std::string(what) + ": the distance must be >= 0");
 }
 
+void check_reach(const ProximityReach& reach, const ProximityMesh& A, const char* what) {
+  check_margin(reach.a_vertices, what);
+  check_margin(reach.b_vertices, what);
+  check_margin(reach.edges, what);
+  if (reach.a_extra && (reach.a_extra->size() != A.V.rows() || !(reach.a_extra->array() >= 0).all()))
+    throw InputError(std::string(what) + ": a_extra needs one distance >= 0 per vertex of A");
+}
+
 }  // namespace
 
 ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, double d) {
@@ -192,9 +217,8 @@ ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, double
 }
 
 ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const ProximityReach& reach) {
-  check_margin(reach.a_vertices, "proximity");
-  check_margin(reach.b_vertices, "proximity");
-  check_margin(reach.edges, "proximity");
+  check_reach(reach, A, "proximity");
+  // With a_extra, A's boxes hold each vertex's extra (refit_inflated): the base reach culls.
   const double margin = std::max({reach.a_vertices, reach.b_vertices, reach.edges});
   auto outs = pair_traversal<ProxOut>(A.bvh, B.bvh, margin, false,
                                       [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
@@ -229,6 +253,27 @@ ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMes
       if (ee_hit(A.V, A.topo.edges, a, B.V, B.topo.edges, b, d, eh)) o.ee.push_back(eh);
   std::vector<ProxOut> outs{o};
   return gather(outs);
+}
+
+ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMesh& B,
+                                      const ProximityReach& reach) {
+  check_reach(reach, A, "proximity_brute_force");
+  ProxOut o;
+  VertexTriangleHit vh;
+  for (int v = 0; v < A.V.rows(); ++v) {
+    const double d = reach.a_vertices + (reach.a_extra ? (*reach.a_extra)[v] : 0.0);
+    if (A.topo.vertex_owner[v] >= 0 && d > 0)
+      for (int t = 0; t < B.F.rows(); ++t)
+        if (vt_hit(A.V, v, B.V, B.F, t, d, vh)) o.vt.push_back(vh);
+  }
+  std::vector<ProxOut> outs{o};
+  ProximityResult r = gather(outs);
+  const ProximityResult rest = proximity_brute_force(A, B, std::max(reach.b_vertices, reach.edges));
+  for (const auto& h : rest.triangle_vertex)
+    if (h.distance < reach.b_vertices) r.triangle_vertex.push_back(h);
+  for (const auto& h : rest.edge_edge)
+    if (h.distance < reach.edges) r.edge_edge.push_back(h);
+  return r;
 }
 
 ProximityResult self_proximity_brute_force(const ProximityMesh& M, double d) {

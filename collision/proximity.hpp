@@ -65,11 +65,19 @@ struct ProximityReach {
   double a_vertices = 0;  ///< vertices of A against triangles of B
   double b_vertices = 0;  ///< vertices of B against triangles of A
   double edges = 0;       ///< edges of A against edges of B
+  /// Optional, |V_A|: vertex v of A looks a_vertices + a_extra[v] far (each ≥ 0). A's tree must
+  /// bound every vertex inflated by its extra: refit it with refit_inflated.
+  const Eigen::VectorXd* a_extra = nullptr;
 };
 /// The pairs of A and B within their reach: a query asking only for what its caller uses (the
 /// cloth's contact looks far for its own vertices, near for the body's, not at edges) visits
 /// fewer pairs of leaves and tests fewer pairs in each.
 ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const ProximityReach& reach);
+
+/// Refit whose leaves bound their triangles' vertices, each inflated by its `extra` (|V|, ≥ 0;
+/// for ProximityReach::a_extra): a cloth vertex that moved far this step looks far, the others
+/// near, and the traversal visits only the pairs of leaves within their own reach.
+void refit_inflated(Bvh<Aabb>& bvh, ConstRef<Points3> V, ConstRef<Triangles> F, const Eigen::VectorXd& extra);
 
 /// All pairs of one mesh closer than d, excluding a vertex against a triangle that uses it and
 /// edges that share a vertex.
@@ -77,6 +85,8 @@ ProximityResult self_proximity(const ProximityMesh& M, double d);
 
 /// Brute-force references (O(|V||F| + |E|²)) for the tests.
 ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMesh& B, double d);
+ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMesh& B,
+                                      const ProximityReach& reach);
 ProximityResult self_proximity_brute_force(const ProximityMesh& M, double d);
 
 // ---- continuous ----

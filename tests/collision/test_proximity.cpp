@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "collision/proximity.hpp"
@@ -142,6 +143,42 @@ TEST(Proximity, PerKindReachFindsExactlyTheBruteForcePairsOfEachKind) {
     }
   }
   EXPECT_THROW(proximity(C, B, ProximityReach{0.01, -1, 0}), InputError);
+}
+
+TEST(Proximity, PerVertexReachFindsExactlyTheBruteForcePairs) {
+  // Each cloth vertex looks 5 mm plus its own extra (0 to 4 cm, varying over the sheet) far; the
+  // tree, refitted with the extras, culls by the 5 mm alone. Against the brute force with each
+  // vertex's own reach, with 1 and 4 triangles a leaf. The body's vertices and the edges keep
+  // their single reach.
+  const SheetOverSphere scene;
+  const TriMesh &body = scene.body, &cloth = scene.cloth;
+  const MeshTopology tb = MeshTopology::build(body.F, static_cast<int>(body.V.rows()));
+  const MeshTopology tc = MeshTopology::build(cloth.F, static_cast<int>(cloth.V.rows()));
+  Eigen::VectorXd extra(cloth.V.rows());
+  for (int v = 0; v < cloth.V.rows(); ++v) extra[v] = 0.02 * (1 + std::sin(37.0 * v));
+  for (int leaf : {1, 4}) {
+    const Bvh<Aabb> bb(body.V, body.F, BvhConfig{leaf});
+    Bvh<Aabb> bc(cloth.V, cloth.F, BvhConfig{leaf});
+    refit_inflated(bc, cloth.V, cloth.F, extra);
+    const ProximityMesh C{cloth.V, cloth.F, tc, bc}, B{body.V, body.F, tb, bb};
+    const ProximityReach reach{0.005, 0.01, 0.01, &extra};
+    const ProximityResult got = proximity(C, B, reach), ref = proximity_brute_force(C, B, reach);
+    expect_same(got, ref);
+    // Between the reach without extras and the largest one: more than the first finds, fewer
+    // than the second.
+    const std::size_t nearest = proximity_brute_force(C, B, 0.005).vertex_triangle.size();
+    const std::size_t farthest = proximity_brute_force(C, B, 0.045).vertex_triangle.size();
+    EXPECT_GT(got.vertex_triangle.size(), nearest);
+    EXPECT_LT(got.vertex_triangle.size(), farthest);
+    for (const auto& h : got.vertex_triangle) EXPECT_LT(h.distance, 0.005 + extra[h.vertex]);
+  }
+  const Bvh<Aabb> bb(body.V, body.F), bc(cloth.V, cloth.F);
+  const ProximityMesh C{cloth.V, cloth.F, tc, bc}, B{body.V, body.F, tb, bb};
+  const Eigen::VectorXd too_short = Eigen::VectorXd::Zero(3), negative = -extra;
+  EXPECT_THROW(proximity(C, B, ProximityReach{0.01, 0, 0, &too_short}), InputError);
+  EXPECT_THROW(proximity(C, B, ProximityReach{0.01, 0, 0, &negative}), InputError);
+  Bvh<Aabb> refitted = bc;
+  EXPECT_THROW(refit_inflated(refitted, cloth.V, cloth.F, too_short), InputError);
 }
 
 TEST(Proximity, SelfMatchesBruteForceAndThreads) {
