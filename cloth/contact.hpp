@@ -6,7 +6,7 @@
 // Per step, on the candidate positions x_new (from x_prev, which is intersection-free):
 //  0. sewing: seam pairs the sewing springs have closed are held together;
 //  1. body proximity, each cloth vertex within thickness + its own displacement in the step
-//     (the cloth's tree refitted with boxes that hold it): cloth vertices are put back
+//     (the drape; while sewing, + the step's largest displacement): cloth vertices are put back
 //     outside at `thickness` along the body normal, their inward normal velocity removed and
 //     their tangential velocity reduced by Coulomb friction [Bridson, Fedkiw & Anderson 2002,
 //     §7]; body vertices that poke into the cloth push the cloth triangle away, spread by
