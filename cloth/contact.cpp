@@ -592,11 +592,15 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   }
 
   // 2. Self repulsion: inelastic, position and velocity, weighted by inverse mass.
+  //    The pairs within twice self_thickness are found once; each sweep takes those of them
+  //    closer than self_thickness now (a pair the sweeps brought from farther waits for the
+  //    next step, and the fail-safe keeps it from crossing meanwhile).
   if (s.self_collision) {
+    m.cloth_bvh.refit(x_new, m.cloth_F);
+    const collision::ProximityMesh cloth{x_new, m.cloth_F, m.cloth_topo, m.cloth_bvh};
+    const collision::ProximityResult candidates = collision::self_proximity(cloth, 2 * s.self_thickness);
     for (int sweep = 0; sweep < s.self_sweeps; ++sweep) {
-      m.cloth_bvh.refit(x_new, m.cloth_F);
-      const collision::ProximityMesh cloth{x_new, m.cloth_F, m.cloth_topo, m.cloth_bvh};
-      const collision::ProximityResult prox = collision::self_proximity(cloth, s.self_thickness);
+      const collision::ProximityResult prox = collision::self_proximity_among(cloth, candidates, s.self_thickness);
       if (prox.vertex_triangle.empty() && prox.edge_edge.empty()) break;
       // A constraint (Σ w_i x_i)·n ≥ h over up to four particles with weights w_i.
       auto separate = [&](const int* p, const double* w, int count, const Vec3& nrm, double dist) {

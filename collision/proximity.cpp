@@ -236,6 +236,18 @@ ProximityResult self_proximity(const ProximityMesh& M, double d) {
   return gather(outs);
 }
 
+ProximityResult self_proximity_among(const ProximityMesh& M, const ProximityResult& candidates, double d) {
+  check_margin(d, "self_proximity_among");
+  ProximityResult r;
+  VertexTriangleHit vh;
+  for (const auto& c : candidates.vertex_triangle)
+    if (vt_hit(M.V, c.vertex, M.V, M.F, c.triangle, d, vh)) r.vertex_triangle.push_back(vh);
+  EdgeEdgeHit eh;
+  for (const auto& c : candidates.edge_edge)
+    if (ee_hit(M.V, M.topo.edges, c.edge_a, M.V, M.topo.edges, c.edge_b, d, eh)) r.edge_edge.push_back(eh);
+  return r;
+}
+
 ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMesh& B, double d) {
   ProxOut o;
   VertexTriangleHit vh;

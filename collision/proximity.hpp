@@ -83,6 +83,12 @@ void refit_inflated(Bvh<Aabb>& bvh, ConstRef<Points3> V, ConstRef<Triangles> F, 
 /// edges that share a vertex.
 ProximityResult self_proximity(const ProximityMesh& M, double d);
 
+/// The pairs of `candidates` (from self_proximity at a larger distance, on earlier positions)
+/// closer than d at M's positions now, in the same order, without a traversal: for repeated
+/// sweeps that move the mesh a little. A pair that was farther than the candidates' distance is
+/// not found.
+ProximityResult self_proximity_among(const ProximityMesh& M, const ProximityResult& candidates, double d);
+
 /// Brute-force references (O(|V||F| + |E|²)) for the tests.
 ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMesh& B, double d);
 ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMesh& B,

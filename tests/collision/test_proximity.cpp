@@ -203,6 +203,34 @@ TEST(Proximity, SelfMatchesBruteForceAndThreads) {
   }
 }
 
+TEST(Proximity, SelfAmongCandidatesMatchesBruteForceAfterSmallMoves) {
+  // Candidates within d + 2δ on the crumpled sheet; every vertex then moves by less than δ, so
+  // no pair's distance changes by 2δ or more: the candidates still closer than d are exactly the
+  // brute-force pairs at the new positions, and the pairs that moved apart are dropped.
+  const TriMesh m = test::crumpled(18, 4);
+  const MeshTopology t = MeshTopology::build(m.F, static_cast<int>(m.V.rows()));
+  const double d = 0.01, delta = 0.004;
+  const Bvh<Aabb> b(m.V, m.F, BvhConfig{2});
+  const ProximityResult candidates = self_proximity(ProximityMesh{m.V, m.F, t, b}, d + 2 * delta);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Points3 moved = m.V;
+  for (int v = 0; v < moved.rows(); ++v) {
+    Vec3 step(u(rng), u(rng), u(rng));
+    if (step.norm() > 1) step.normalize();
+    moved.row(v) += (0.99 * delta * step).transpose();
+  }
+  const Bvh<Aabb> bm(moved, m.F, BvhConfig{2});
+  const ProximityMesh M{moved, m.F, t, bm};
+  const ProximityResult got = self_proximity_among(M, candidates, d), ref = self_proximity_brute_force(M, d);
+  EXPECT_GT(ref.vertex_triangle.size(), 0u);
+  EXPECT_GT(ref.edge_edge.size(), 0u);
+  EXPECT_LT(got.vertex_triangle.size(), candidates.vertex_triangle.size());
+  expect_same(got, ref);
+  check_hits(got, moved, m.F, t, moved, m.F, t, d);
+  EXPECT_THROW(self_proximity_among(M, candidates, -1.0), InputError);
+}
+
 TEST(Proximity, RejectsNegativeDistance) {
   const TriMesh m = test::grid(2, 1.0, 0.0, 0.0, 1);
   const MeshTopology t = MeshTopology::build(m.F, static_cast<int>(m.V.rows()));
