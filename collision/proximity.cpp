@@ -249,22 +249,7 @@ ProximityResult self_proximity_among(const ProximityMesh& M, const ProximityResu
 }
 
 ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMesh& B, double d) {
-  ProxOut o;
-  VertexTriangleHit vh;
-  EdgeEdgeHit eh;
-  for (int v = 0; v < A.V.rows(); ++v)
-    if (A.topo.vertex_owner[v] >= 0)
-      for (int t = 0; t < B.F.rows(); ++t)
-        if (vt_hit(A.V, v, B.V, B.F, t, d, vh)) o.vt.push_back(vh);
-  for (int v = 0; v < B.V.rows(); ++v)
-    if (B.topo.vertex_owner[v] >= 0)
-      for (int t = 0; t < A.F.rows(); ++t)
-        if (vt_hit(B.V, v, A.V, A.F, t, d, vh)) o.tv.push_back(vh);
-  for (int a = 0; a < A.topo.edges.rows(); ++a)
-    for (int b = 0; b < B.topo.edges.rows(); ++b)
-      if (ee_hit(A.V, A.topo.edges, a, B.V, B.topo.edges, b, d, eh)) o.ee.push_back(eh);
-  std::vector<ProxOut> outs{o};
-  return gather(outs);
+  return proximity_brute_force(A, B, ProximityReach{d, d, d});
 }
 
 ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMesh& B,
@@ -272,20 +257,22 @@ ProximityResult proximity_brute_force(const ProximityMesh& A, const ProximityMes
   check_reach(reach, A, "proximity_brute_force");
   ProxOut o;
   VertexTriangleHit vh;
+  EdgeEdgeHit eh;
   for (int v = 0; v < A.V.rows(); ++v) {
     const double d = reach.a_vertices + (reach.a_extra ? (*reach.a_extra)[v] : 0.0);
-    if (A.topo.vertex_owner[v] >= 0 && d > 0)
+    if (A.topo.vertex_owner[v] >= 0)
       for (int t = 0; t < B.F.rows(); ++t)
         if (vt_hit(A.V, v, B.V, B.F, t, d, vh)) o.vt.push_back(vh);
   }
+  for (int v = 0; v < B.V.rows(); ++v)
+    if (B.topo.vertex_owner[v] >= 0)
+      for (int t = 0; t < A.F.rows(); ++t)
+        if (vt_hit(B.V, v, A.V, A.F, t, reach.b_vertices, vh)) o.tv.push_back(vh);
+  for (int a = 0; a < A.topo.edges.rows(); ++a)
+    for (int b = 0; b < B.topo.edges.rows(); ++b)
+      if (ee_hit(A.V, A.topo.edges, a, B.V, B.topo.edges, b, reach.edges, eh)) o.ee.push_back(eh);
   std::vector<ProxOut> outs{o};
-  ProximityResult r = gather(outs);
-  const ProximityResult rest = proximity_brute_force(A, B, std::max(reach.b_vertices, reach.edges));
-  for (const auto& h : rest.triangle_vertex)
-    if (h.distance < reach.b_vertices) r.triangle_vertex.push_back(h);
-  for (const auto& h : rest.edge_edge)
-    if (h.distance < reach.edges) r.edge_edge.push_back(h);
-  return r;
+  return gather(outs);
 }
 
 ProximityResult self_proximity_brute_force(const ProximityMesh& M, double d) {

@@ -281,7 +281,6 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   // Per phase: steps, CG iterations and wall time, for the debug log (where the time goes).
   struct PhaseFigures {
     long long steps = 0, cg = 0;
-    double seconds = 0, collision = 0;
   } phase_figures;
   auto phase_start = Clock::now();
   double collision_at_start = 0;
