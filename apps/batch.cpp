@@ -231,11 +231,12 @@ constexpr OptionSpec kOptions[] = {
     {"format", "--format", OptionKind::text},
     {"fit_map", "--fit-map", OptionKind::text},
     {"seams", "--seams", OptionKind::text},
+    {"coarse_start_cm", "--coarse-start-cm", OptionKind::number},
     {"self_collision", "--no-self-collision", OptionKind::flag_if_false},
     {"contact", "--no-contact", OptionKind::flag_if_false},
     {"with_body", "--with-body", OptionKind::flag_if_true},
     {"up", "--up", OptionKind::text},
-    {"size", "--size", OptionKind::text},                 // DXF: graded size
+    {"size", "--size", OptionKind::text},                    // DXF: graded size
     {"seam_file", "--seam-file", OptionKind::path_or_name},  // DXF: seam file (relative to the manifest)
 };
 

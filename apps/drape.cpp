@@ -42,6 +42,7 @@ struct DrapeCommand {
   bool contact = true;
   std::string seams = "sew";
   double body_inset_cm = 0;
+  double coarse_start_cm = DrapeOptions{}.coarse_start_cm;
   bool preview = false;
   std::string fit_map = "strain", format = "obj";
   bool with_body = false;
@@ -131,6 +132,7 @@ int run_drape(const DrapeCommand& o) {
   d.contact = o.contact;
   d.seams = o.seams;
   d.body_inset_m = o.body_inset_cm / 100.0;
+  d.coarse_start_cm = o.coarse_start_cm;
   ProgressBar bar("drape " + pattern.name, o.max_frames, !o.quiet);
   DrapeResult result;
   try {
@@ -188,6 +190,11 @@ void add_drape_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--body-inset-cm", o->body_inset_cm,
                   "sew around a body this much slimmer (limbs at most 40 % thinner) that grows back once sewn (default 0)")
       ->check(CLI::Range(0.0, 10.0));
+  cmd->add_option(
+         "--coarse-start-cm", o->coarse_start_cm,
+         "sew and drape at this resolution first when --resolution-cm is at least 1.5x finer, and drape "
+         "the fine mesh on from there (default 3; 0: off)")
+      ->check(CLI::Range(0.0, 50.0));
   cmd->add_flag("!--no-contact", o->contact, "no body or self contact at all (diagnostics: the cloth alone)");
   cmd->add_flag("--preview", o->preview, "also write preview.png (front, side, back, legend)");
   cmd->add_option("--fit-map", o->fit_map, "garment colouring of the preview and the GLB: strain (default), distance, none")

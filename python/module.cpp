@@ -63,7 +63,8 @@ struct PendingError {
 
 std::shared_ptr<PyResult> drape(const Pattern& pattern, std::shared_ptr<Avatar> avatar, double resolution_cm,
                                 const std::string& material, const std::string& integrator, int threads,
-                                int max_frames, double time_limit_s, bool self_collision, const std::string& seams,
+                                int max_frames, double time_limit_s, bool self_collision,
+                                const std::string& seams, double coarse_start_cm,
                                 const std::optional<py::function>& progress) {
   tryon::DrapeOptions o;
   o.resolution_cm = resolution_cm;
@@ -73,6 +74,7 @@ std::shared_ptr<PyResult> drape(const Pattern& pattern, std::shared_ptr<Avatar> 
   o.time_limit_s = time_limit_s;
   o.self_collision = self_collision;
   o.seams = seams;
+  o.coarse_start_cm = coarse_start_cm;
   tryon::set_threads(threads);
 
   std::atomic<bool> cancel{false};
@@ -186,9 +188,10 @@ PYBIND11_MODULE(_tryon, m) {
       },
       py::arg("path"), py::arg("up") = "y", "reads a body mesh (OBJ, PLY, STL, glTF, FBX, COLLADA)");
   m.def("drape", &drape, py::arg("pattern"), py::arg("avatar"), py::kw_only(), py::arg("resolution_cm") = 1.0,
-        py::arg("material") = "cotton_jersey", py::arg("integrator") = "implicit_euler", py::arg("threads") = 0,
-        py::arg("max_frames") = 600, py::arg("time_limit_s") = 0.0, py::arg("self_collision") = true,
-        py::arg("seams") = "sew", py::arg("progress") = py::none(),
+        py::arg("material") = "cotton_jersey", py::arg("integrator") = "implicit_euler",
+        py::arg("threads") = 0, py::arg("max_frames") = 600, py::arg("time_limit_s") = 0.0,
+        py::arg("self_collision") = true, py::arg("seams") = "sew",
+        py::arg("coarse_start_cm") = tryon::DrapeOptions{}.coarse_start_cm, py::arg("progress") = py::none(),
         "sews and drapes a pattern on a body (the GIL is released while it runs)");
   m.def("check", [](const std::filesystem::path& cloth, const Avatar& avatar, const std::filesystem::path& rest,
                     const std::filesystem::path& previous) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "avatars/landmarks.hpp"
 #include "cloth/cloth_model.hpp"
@@ -14,6 +15,7 @@
 #include "core/logger.hpp"
 #include "core/mesh_io.hpp"
 #include "garments/garment_builder.hpp"
+#include "garments/transfer.hpp"
 #include "outputs/glb.hpp"
 #include "outputs/preview.hpp"
 #include "tryon/materials.hpp"
@@ -39,6 +41,8 @@ constexpr double kBodyStiffness = 1e3;
 constexpr double kUntangleStep = 5e-3;
 constexpr int kUntangleFrames = 150;
 constexpr int kUntangleStall = 40;
+// Coarse start: only for a drape at least this many times finer than the coarse resolution.
+constexpr double kCoarseRatio = 1.5;
 
 // Settings for a phase before the drape (sewing, untangling): no gravity, no pins (a pinned
 // waist corner could never meet its partner: the skirt's top side-seam pair stayed 2 cm open,
@@ -216,8 +220,39 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   if (o.substeps < 1 || o.substeps > 64) throw InputError("substeps must be between 1 and 64");
   if (!(o.time_limit_s >= 0)) throw InputError("time_limit_s must be 0 (none) or positive");
   if (!(o.body_inset_m >= 0 && o.body_inset_m <= 0.1)) throw InputError("body_inset_m must be between 0 and 0.1");
+  if (!(o.coarse_start_cm == 0 || (o.coarse_start_cm >= 0.2 && o.coarse_start_cm <= 50.0)))
+    throw InputError("coarse_start_cm must be 0 (off) or between 0.2 and 50");
   const cloth::Material material = cloth::load_material(resolve_material(o.material));
   const cloth::IntegratorKind integrator = cloth::parse_integrator(o.integrator);
+
+  // Coarse start: sewing and the first of the drape on a coarse mesh, carried over to the fine
+  // one (see DrapeOptions::coarse_start_cm).
+  std::optional<DrapeResult> coarse;
+  bool coarse_used = false;
+  if (o.coarse_start_cm > 0 && o.seams == "sew" && o.contact &&
+      kCoarseRatio * o.resolution_cm <= o.coarse_start_cm) {
+    DrapeOptions co = o;
+    co.resolution_cm = o.coarse_start_cm;
+    co.coarse_start_cm = 0;
+    coarse = drape(
+        pattern, body, co,
+        [&](const DrapeProgress& p) {
+          if (!progress) return;
+          DrapeProgress q = p;
+          q.phase = "coarse " + p.phase;
+          progress(q);
+        },
+        user_cancel);
+    const quality::Quality& cq = coarse->quality;
+    const std::string run_status = coarse->report["run"]["status"];
+    coarse_used = cq.body_intersections == 0 && cq.vertices_inside_body == 0 && cq.self_intersections == 0 &&
+                  cq.seam_gap_max_m < 1e-3 &&
+                  (run_status == cloth::run_status_name(cloth::RunStatus::static_reached) ||
+                   run_status == cloth::run_status_name(cloth::RunStatus::frame_limit));
+    logger().info("coarse start: the drape at {} cm is {}{}", o.coarse_start_cm,
+                  coarse->clean ? "clean" : "not clean (" + coarse->report["failures"].dump() + ")",
+                  coarse_used ? "; the fine mesh starts from it" : "; the fine mesh is sewn itself");
+  }
 
   garments::BuildOptions bopt;
   bopt.resolution_m = o.resolution_cm / 100.0;
@@ -232,8 +267,14 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   // holds the cloth out (the start is then free of intersections); "merge" joins them at
   // once at their mean position, as GarmentCode does.
   cloth::ModelOptions mopt;
-  mopt.merge_seams = o.seams == "merge";
-  cloth::ClothModel model = cloth::build_cloth_model(garment, material, mopt);
+  mopt.merge_seams = o.seams == "merge" || coarse_used;
+  cloth::ClothModel model = [&] {
+    if (!coarse_used) return cloth::build_cloth_model(garment, material, mopt);
+    // The coarse drape's seams are closed: the fine mesh starts there, its seams merged.
+    garments::GarmentMesh start = garment;
+    start.V = garments::transfer_positions(coarse->garment, coarse->positions, garment);
+    return cloth::build_cloth_model(start, material, mopt);
+  }();
   Segments seam_particles(mopt.merge_seams ? 0 : garment.seam_pairs.rows(), 2);
   for (Eigen::Index i = 0; i < seam_particles.rows(); ++i)
     seam_particles.row(i) << model.particle_of_vertex[garment.seam_pairs(i, 0)],
@@ -262,17 +303,29 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
       mopt.merge_seams || seam_particles.rows() == 0 || o.body_inset_m <= 0 ? 0.0 : contact.shrink_body(o.body_inset_m);
   const int pushed = contact.push_out(model);
   if (pushed > 0) logger().info("{} cloth vertices started inside or against the body and were pushed out", pushed);
-  const double t_mesh = since(t_start);
+  // Started from a sewn drape: as after the sewing (below), the particles clear of the arms
+  // collide with them.
+  if (coarse_used && !roles.below_armpits) {
+    const int clear = contact.collide_with_part_where_clear(model);
+    logger().info("contact: {} particles clear of the arms collide with them", clear);
+  }
+  // The coarse start's figures go into the timings (its judging with the judging).
+  auto coarse_timing = [&](const char* key) {
+    return coarse ? coarse->report["timings_s"].value(key, 0.0) : 0.0;
+  };
+  const double t_coarse = coarse_timing("total");
+  const double t_mesh = since(t_start) - t_coarse + coarse_timing("mesh");
 
   cloth::SimulatorSettings ssettings;
   ssettings.integrator = integrator;
   ssettings.implicit_substeps = o.substeps;
   ssettings.temporary_pins =
       cloth::labelled_particles(model, garment, {"lower_interface", "left_collar", "right_collar", "strapless_top"});
-  ssettings.pin_frames = ssettings.temporary_pins.empty() ? 0 : 90;
+  // Not from a coarse drape: it rests on the body already.
+  ssettings.pin_frames = ssettings.temporary_pins.empty() || coarse_used ? 0 : 90;
   ssettings.seam_close_speed = 0.5;
   ssettings.seam_sewn_distance = csettings.sew_distance;
-  ssettings.zero_gravity_frames = mopt.merge_seams ? 60 : 0;
+  ssettings.zero_gravity_frames = mopt.merge_seams && !coarse_used ? 60 : 0;
 
   std::atomic<bool> cancel{false};
   bool timed_out = false;
@@ -475,15 +528,26 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
             {"failures", failures},
             {"pattern", pattern.name},
             {"avatar", body.name},
-            {"mesh", {{"vertices", garment.num_vertices()}, {"triangles", garment.num_triangles()},
-                      {"panels", static_cast<int>(pattern.panels.size())},
-                      {"stitches", static_cast<int>(pattern.stitches.size())}}},
-            {"simulation", {{"integrator", cloth::integrator_name(integrator)}, {"dt_s", run.dt}, {"steps", run.steps},
-                            {"frames", run.frames}, {"sim_time_s", run.sim_time},
-                            {"static", at_rest}}},
-            {"timings_s", {{"load", 0.0}, {"mesh", t_mesh}, {"simulate", t_sim},
-                           {"collision", contact.stats().seconds}, {"judge", since(t_judge0)},
-                           {"write", 0.0}, {"total", since(t_start)}}},
+            {"mesh",
+             {{"vertices", garment.num_vertices()},
+              {"triangles", garment.num_triangles()},
+              {"panels", static_cast<int>(pattern.panels.size())},
+              {"stitches", static_cast<int>(pattern.stitches.size())}}},
+            {"simulation",
+             {{"integrator", cloth::integrator_name(integrator)},
+              {"dt_s", run.dt},
+              {"steps", run.steps},
+              {"frames", run.frames},
+              {"sim_time_s", run.sim_time},
+              {"static", at_rest}}},
+            {"timings_s",
+             {{"load", 0.0},
+              {"mesh", t_mesh},
+              {"simulate", t_sim + coarse_timing("simulate")},
+              {"collision", contact.stats().seconds + coarse_timing("collision")},
+              {"judge", since(t_judge0) + coarse_timing("judge")},
+              {"write", 0.0},
+              {"total", since(t_start)}}},
             {"quality", quality_json(q)}};
   report["material"] = material.name;
   report["fit_maps"] = {{"strain", range_json(result.fit_maps.strain)},
@@ -495,6 +559,13 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
                    {"failsafe_unsettled_steps", contact.stats().failsafe_unsettled},
                    {"resting_contacts", contact.stats().resting},
                    {"resting_contacts_kept", contact.stats().resting_kept}};
+  if (coarse)
+    report["run"]["coarse_start"] = {{"resolution_cm", o.coarse_start_cm},
+                                     {"used", coarse_used},
+                                     {"status", coarse->report["status"]},
+                                     {"failures", coarse->report["failures"]},
+                                     {"frames", coarse->report["simulation"]["frames"]},
+                                     {"simulate_s", coarse_timing("simulate")}};
   return result;
 }
 

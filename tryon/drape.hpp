@@ -27,6 +27,11 @@ struct DrapeOptions {
   bool contact = true;                     ///< false: the cloth alone (diagnostics)
   std::string seams = "sew";               ///< "sew" (pull shut around the body) or "merge" (join at once)
   double body_inset_m = 0.0;              ///< sew: the body starts this much slimmer and grows back
+  /// Coarse start (sew only): a drape finer than coarse_start_cm / 1.5 is first sewn and draped
+  /// at coarse_start_cm; when that drape is clean but for rest, its positions are carried over to
+  /// the fine mesh by 2D panel coordinates (garments::transfer_positions), its seams merged, and
+  /// the fine cloth drapes on from there. Otherwise the fine mesh is sewn itself. 0: off.
+  double coarse_start_cm = 3.0;
 };
 
 /// What the progress callback sees once a frame.
@@ -34,7 +39,9 @@ struct DrapeProgress {
   int frame = 0;
   int max_frames = 0;
   double moving_fraction = 1;
-  std::string phase;  ///< "sewing", "untangle" (undoing crossings the sewing left) or "drape"
+  /// "sewing", "untangle" (undoing crossings the sewing left) or "drape"; "coarse sewing" and so
+  /// on for the coarse start's drape
+  std::string phase;
   double elapsed_s = 0;
 };
 using DrapeProgressCallback = std::function<void(const DrapeProgress&)>;

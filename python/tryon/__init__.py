@@ -46,6 +46,7 @@ DRAPE_OPTIONS = {
     "time_limit_s": 0.0,      # wall-clock limit (0: none)
     "self_collision": True,
     "seams": "sew",           # or merge
+    "coarse_start_cm": 3.0,   # sew and drape at 3 cm first when at least 1.5x finer (0: off)
     "progress": None,         # f(dict(frame, max_frames, moving_fraction, phase, elapsed_s)); False stops
 }
 
@@ -74,7 +75,7 @@ def drape(pattern, avatar=None, **options):
     """Sews and drapes `pattern` (Pattern or path) on `avatar` (Avatar or path) -> DrapeResult.
 
     Options (see DRAPE_OPTIONS): resolution_cm, material, integrator, threads, max_frames,
-    time_limit_s, self_collision, seams, progress.
+    time_limit_s, self_collision, seams, coarse_start_cm, progress.
     """
     unknown = sorted(set(options) - set(DRAPE_OPTIONS))
     if unknown:

@@ -101,6 +101,36 @@ TEST(Drape, BundledSkirtDrapesCleanOnBundledBodyAndTheCheckerAgrees) {
   fs::remove_all(out);
 }
 
+// The coarse start: at 2 cm the skirt is first sewn and draped at 3 cm, and the 2 cm mesh
+// drapes on from that drape (its seams merged). The report says so, and the fine drape is clean
+// by the checker too. Without the coarse start the same options sew the 2 cm mesh itself.
+TEST(Drape, FineDrapeStartsFromItsCoarseDrape) {
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_coarse_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const auto r = run_tryon("drape " + quoted(skirt()) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
+                           " --resolution-cm 2 --coarse-start-cm 3 --max-frames 600 --threads 1 --quiet");
+  EXPECT_EQ(r.code, 0) << r.err;
+  const json rq = expect_clean_report(out, 600);
+  expect_checker_agrees(out / "garment.obj", rq);
+  const json report = read_json(out / "report.json");
+  const json& coarse = report["run"]["coarse_start"];
+  EXPECT_EQ(coarse["used"], true);
+  EXPECT_EQ(coarse["status"], "ok");
+  EXPECT_EQ(coarse["resolution_cm"], 3.0);
+  EXPECT_GT(coarse["frames"].get<int>(), 0);
+  EXPECT_GT(report["timings_s"]["simulate"].get<double>(), coarse["simulate_s"].get<double>());
+  // Too coarse a drape for a coarse start, or switched off: no coarse drape at all.
+  for (const std::string& flags : {std::string(" --resolution-cm 2.5 --coarse-start-cm 3"),
+                                   std::string(" --resolution-cm 2 --coarse-start-cm 0")}) {
+    fs::remove_all(out);
+    const auto off = run_tryon("drape " + quoted(skirt()) + " --avatar " + quoted(body()) + " -o " +
+                               quoted(out) + flags + " --max-frames 3 --quiet");
+    ASSERT_TRUE(off.code == 0 || off.code == 1) << off.err;
+    EXPECT_FALSE(read_json(out / "report.json")["run"].contains("coarse_start")) << flags;
+  }
+  fs::remove_all(out);
+}
+
 TEST(Drape, GlbPreviewAndFitMapRanges) {
   const fs::path out = fs::temp_directory_path() / ("tryon_drape_glb_" + std::to_string(::getpid()));
   fs::remove_all(out);
@@ -130,10 +160,17 @@ TEST(Drape, BadInputWritesNothing) {
   for (const std::string& args :
        {"drape " + quoted(out / "missing.json") + " --avatar " + quoted(body()) + " -o " + quoted(out),
         "drape " + quoted(shirt) + " --avatar " + quoted(out / "missing.obj") + " -o " + quoted(out),
-        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) + " --material velvet_unicorn",
-        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) + " --integrator magic",
-        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) + " --fit-map rainbow",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
+            " --material velvet_unicorn",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
+            " --integrator magic",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
+            " --fit-map rainbow",
         "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) + " --substeps 0",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
+            " --coarse-start-cm 0.1",
+        "drape " + quoted(shirt) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
+            " --coarse-start-cm -1",
         "drape " + quoted(shirt) + " --avatar " + quoted(body())}) {
     const auto r = run_tryon(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
