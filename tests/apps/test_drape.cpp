@@ -103,7 +103,8 @@ TEST(Drape, BundledSkirtDrapesCleanOnBundledBodyAndTheCheckerAgrees) {
 
 // The coarse start: at 2 cm the skirt is first sewn and draped at 3 cm, and the 2 cm mesh
 // drapes on from that drape (its seams merged). The report says so, and the fine drape is clean
-// by the checker too. Without the coarse start the same options sew the 2 cm mesh itself.
+// by the checker too (about 8 s on one core). A coarse drape that is not clean is not used, and
+// without the coarse start there is no coarse drape.
 TEST(Drape, FineDrapeStartsFromItsCoarseDrape) {
   const fs::path out = fs::temp_directory_path() / ("tryon_drape_coarse_" + std::to_string(::getpid()));
   fs::remove_all(out);
@@ -119,6 +120,16 @@ TEST(Drape, FineDrapeStartsFromItsCoarseDrape) {
   EXPECT_EQ(coarse["resolution_cm"], 3.0);
   EXPECT_GT(coarse["frames"].get<int>(), 0);
   EXPECT_GT(report["timings_s"]["simulate"].get<double>(), coarse["simulate_s"].get<double>());
+  // A coarse drape that is not clean (here its seams are still open at the frame limit) is not
+  // used: the fine mesh is sewn itself.
+  fs::remove_all(out);
+  const auto unused = run_tryon("drape " + quoted(skirt()) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
+                                " --resolution-cm 2 --coarse-start-cm 3 --max-frames 30 --threads 1 --quiet");
+  ASSERT_TRUE(unused.code == 0 || unused.code == 1) << unused.err;
+  const json partial = read_json(out / "report.json");
+  EXPECT_EQ(partial["run"]["coarse_start"]["used"], false);
+  EXPECT_EQ(partial["run"]["coarse_start"]["status"], "failed");
+  EXPECT_EQ(partial["simulation"]["frames"], 30);  // the fine mesh's own sewing ran
   // Too coarse a drape for a coarse start, or switched off: no coarse drape at all.
   for (const std::string& flags : {std::string(" --resolution-cm 2.5 --coarse-start-cm 3"),
                                    std::string(" --resolution-cm 2 --coarse-start-cm 0")}) {
