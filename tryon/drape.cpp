@@ -243,12 +243,10 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
           progress(q);
         },
         user_cancel);
-    const quality::Quality& cq = coarse->quality;
-    const std::string run_status = coarse->report["run"]["status"];
-    coarse_used = cq.body_intersections == 0 && cq.vertices_inside_body == 0 && cq.self_intersections == 0 &&
-                  cq.seam_gap_max_m < 1e-3 &&
-                  (run_status == cloth::run_status_name(cloth::RunStatus::static_reached) ||
-                   run_status == cloth::run_status_name(cloth::RunStatus::frame_limit));
+    // Clean but for rest: its report's only failure, if any, is not_static (a cancelled, timed
+    // out or failed run, an intersection or an open seam each add their own).
+    const json& failures = coarse->report["failures"];
+    coarse_used = failures.empty() || (failures.size() == 1 && failures[0] == "not_static");
     logger().info("coarse start: the drape at {} cm is {}{}", o.coarse_start_cm,
                   coarse->clean ? "clean" : "not clean (" + coarse->report["failures"].dump() + ")",
                   coarse_used ? "; the fine mesh starts from it" : "; the fine mesh is sewn itself");
@@ -313,8 +311,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   auto coarse_timing = [&](const char* key) {
     return coarse ? coarse->report["timings_s"].value(key, 0.0) : 0.0;
   };
-  const double t_coarse = coarse_timing("total");
-  const double t_mesh = since(t_start) - t_coarse + coarse_timing("mesh");
+  const double t_mesh = since(t_start) - coarse_timing("total") + coarse_timing("mesh");
 
   cloth::SimulatorSettings ssettings;
   ssettings.integrator = integrator;
