@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
@@ -166,52 +167,10 @@ void explicit_euler_step(const ClothModel& m, double dt, const Vec3& gravity, Fo
 // Implicit Euler.
 
 namespace {
-// Block-Jacobi preconditioner for Eigen's ConjugateGradient: the inverse of each particle's 3×3
-// diagonal block. A particle resting on the body has the block S A S + m n nᵀ (see step), whose
-// stiff and soft directions follow the body's normal, not the axes that the diagonal of
-// DiagonalPreconditioner sees.
-class BlockJacobi {
- public:
-  using StorageIndex = int;
-  enum { ColsAtCompileTime = Eigen::Dynamic, MaxColsAtCompileTime = Eigen::Dynamic };
-  BlockJacobi() = default;
-  template <class Mat>
-  explicit BlockJacobi(const Mat& A) {
-    compute(A);
-  }
-  template <class Mat>
-  BlockJacobi& analyzePattern(const Mat&) {
-    return *this;
-  }
-  template <class Mat>
-  BlockJacobi& factorize(const Mat& A) {
-    return compute(A);
-  }
-  template <class Mat>
-  BlockJacobi& compute(const Mat& A) {
-    const Eigen::Index n = A.rows() / 3;
-    inv_.resize(n);
-    for (Eigen::Index p = 0; p < n; ++p) {
-      Mat3 b = Mat3::Zero();
-      for (int r = 0; r < 3; ++r)
-        for (typename Mat::InnerIterator it(A, 3 * p + r); it; ++it)
-          if (it.col() >= 3 * p && it.col() < 3 * p + 3) b(r, it.col() - 3 * p) = it.value();
-      inv_[p] = b.inverse();
-    }
-    return *this;
-  }
-  template <class Rhs>
-  Eigen::VectorXd solve(const Rhs& b) const {
-    Eigen::VectorXd x(b.size());
-    for (std::size_t p = 0; p < inv_.size(); ++p)
-      x.segment<3>(3 * p) = inv_[p] * b.template segment<3>(3 * p);
-    return x;
-  }
-  Eigen::ComputationInfo info() const { return Eigen::Success; }
-
- private:
-  std::vector<Mat3> inv_;
-};
+// The conjugate gradients' vector work runs over fixed chunks of particles, each chunk's dot
+// products summed in chunk order: the result is the same for any thread count.
+constexpr int kChunkParticles = 256;
+constexpr std::size_t kSerialChunks = 8;  // below 2048 particles: serial
 }  // namespace
 
 struct ImplicitEuler::Impl {
@@ -225,12 +184,18 @@ struct ImplicitEuler::Impl {
   std::vector<std::array<int, 2>> spring_slot;   // |S| (a,b), (b,a)
   std::vector<std::array<int, 16>> hinge_slot;   // |H| (i,j) row-major
   std::vector<Mat3> blocks;
+  // Per particle its springs, +(s + 1) as end a, −(s + 1) as end b; per block the springs
+  // coupling its two particles (CSR: *_start has one entry more than there are rows).
+  std::vector<int> particle_springs_start, particle_springs, slot_springs_start, slot_springs;
+  std::vector<Mat3> spring_C;         // |S| h ∂f_a/∂v_b + h² ∂f_a/∂x_b of the current step
+  std::vector<Vec3> spring_Kdv;       // |S| ∂f_a/∂x_b (v_b − v_a)
   std::vector<std::vector<int>> nbr;  // per particle: sorted block columns
   std::vector<int> row_start;
   Eigen::VectorXd guess;
   Eigen::ConjugateGradient<SpMat, Eigen::Lower | Eigen::Upper> cg;
   Eigen::ConjugateGradient<SpMat, Eigen::Lower | Eigen::Upper, Eigen::IncompleteCholesky<double>> cg_ic;
-  Eigen::ConjugateGradient<SpMat, Eigen::Lower | Eigen::Upper, BlockJacobi> cg_block;
+  std::vector<Mat3> inv_diag;  // block-Jacobi: inverse diagonal blocks
+  Eigen::VectorXd r, z, d, q;  // conjugate gradients' work vectors
 
   explicit Impl(const ClothModel& m) {
     np = m.num_particles();
@@ -286,6 +251,136 @@ struct ImplicitEuler::Impl {
         for (int j = 0; j < 4; ++j)
           hinge_slot[h][4 * i + j] = find_slot(m.hinges.verts(h, i), m.hinges.verts(h, j));
     blocks.resize(nblocks);
+    // Springs by particle (±1: the particle is end a or b) and by off-diagonal block, each in
+    // spring order, so the parallel gather in step adds in the order a serial scatter would.
+    std::vector<int> count(np + 1, 0), slot_count(nblocks + 1, 0);
+    for (int s = 0; s < m.springs.size(); ++s) {
+      ++count[m.springs.ends(s, 0) + 1];
+      ++count[m.springs.ends(s, 1) + 1];
+      ++slot_count[spring_slot[s][0] + 1];
+      ++slot_count[spring_slot[s][1] + 1];
+    }
+    for (int p = 0; p < np; ++p) count[p + 1] += count[p];
+    for (int k = 0; k < nblocks; ++k) slot_count[k + 1] += slot_count[k];
+    particle_springs_start = count;
+    slot_springs_start = slot_count;
+    particle_springs.resize(count[np]);
+    slot_springs.resize(slot_count[nblocks]);
+    for (int s = 0; s < m.springs.size(); ++s) {
+      particle_springs[count[m.springs.ends(s, 0)]++] = s + 1;
+      particle_springs[count[m.springs.ends(s, 1)]++] = -(s + 1);
+      slot_springs[slot_count[spring_slot[s][0]]++] = s;
+      slot_springs[slot_count[spring_slot[s][1]]++] = s;
+    }
+  }
+  // y = A x over the block pattern (block-row p: Σ_k blocks[row_start[p] + k] x[nbr[p][k]]),
+  // with a partial dot product y·x per chunk when `dots` is given.
+  void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y, std::vector<double>* dots) const {
+    for_chunks([&](int chunk, int begin, int end) {
+      double dot = 0;
+      for (int p = begin; p < end; ++p) {
+        Vec3 sum = Vec3::Zero();
+        for (int k = row_start[p]; k < row_start[p + 1]; ++k)
+          sum.noalias() += blocks[k] * x.segment<3>(3 * block_rc[k][1]);
+        y.segment<3>(3 * p) = sum;
+        dot += sum.dot(x.segment<3>(3 * p));
+      }
+      if (dots) (*dots)[chunk] = dot;
+    });
+  }
+  // fn(chunk, first particle, end particle) for every chunk of kChunkParticles particles.
+  template <class Fn>
+  void for_chunks(const Fn& fn) const {
+    const int chunks = (np + kChunkParticles - 1) / kChunkParticles;
+    parallel_for(
+        static_cast<std::size_t>(chunks),
+        [&](std::size_t c) {
+          const int begin = static_cast<int>(c) * kChunkParticles;
+          fn(static_cast<int>(c), begin, std::min(np, begin + kChunkParticles));
+        },
+        kSerialChunks);
+  }
+  static double sum(const std::vector<double>& parts) {
+    double total = 0;
+    for (double v : parts) total += v;
+    return total;
+  }
+  // Preconditioned conjugate gradients on A x = b from the guess in x, as Eigen's
+  // ConjugateGradient (stops when |r|² < tolerance² |b|²), preconditioned with the inverse of
+  // each particle's 3×3 diagonal block: a particle resting on the body has the block
+  // S A S + m n nᵀ (see step), whose stiff and soft directions follow the body's normal, not
+  // the axes a diagonal preconditioner sees. On the blocks directly, with no scalar matrix.
+  ImplicitStats block_conjugate_gradients(const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                          const ImplicitSettings& settings) {
+    ImplicitStats stats;
+    const int chunks = (np + kChunkParticles - 1) / kChunkParticles;
+    std::vector<double> dot1(chunks), dot2(chunks);
+    inv_diag.resize(np);
+    for_chunks([&](int, int begin, int end) {
+      for (int p = begin; p < end; ++p) inv_diag[p] = blocks[diag_slot[p]].inverse();
+    });
+    const double rhs2 = b.squaredNorm();
+    if (rhs2 == 0) {
+      x.setZero();
+      return stats;
+    }
+    const double threshold =
+        std::max(settings.cg_tolerance * settings.cg_tolerance * rhs2, std::numeric_limits<double>::min());
+    r.resize(3 * np);
+    z.resize(3 * np);
+    d.resize(3 * np);
+    q.resize(3 * np);
+    // r = b − A x, d = M⁻¹ r; dot1: r·r, dot2: r·d.
+    multiply(x, q, nullptr);
+    for_chunks([&](int c, int begin, int end) {
+      double rr = 0, rd = 0;
+      for (int p = begin; p < end; ++p) {
+        const Vec3 rp = b.segment<3>(3 * p) - q.segment<3>(3 * p);
+        const Vec3 dp = inv_diag[p] * rp;
+        r.segment<3>(3 * p) = rp;
+        d.segment<3>(3 * p) = dp;
+        rr += rp.squaredNorm();
+        rd += rp.dot(dp);
+      }
+      dot1[c] = rr;
+      dot2[c] = rd;
+    });
+    double residual2 = sum(dot1), rz = sum(dot2);
+    int i = 0;
+    if (residual2 >= threshold) {
+      for (; i < settings.cg_max_iterations; ++i) {
+        multiply(d, q, &dot1);  // q = A d, dot1: d·q
+        const double alpha = rz / sum(dot1);
+        // x += α d, r −= α q, z = M⁻¹ r; dot1: r·r, dot2: r·z.
+        for_chunks([&](int c, int begin, int end) {
+          double rr = 0, rzc = 0;
+          for (int p = begin; p < end; ++p) {
+            x.segment<3>(3 * p) += alpha * d.segment<3>(3 * p);
+            const Vec3 rp = r.segment<3>(3 * p) - alpha * q.segment<3>(3 * p);
+            const Vec3 zp = inv_diag[p] * rp;
+            r.segment<3>(3 * p) = rp;
+            z.segment<3>(3 * p) = zp;
+            rr += rp.squaredNorm();
+            rzc += rp.dot(zp);
+          }
+          dot1[c] = rr;
+          dot2[c] = rzc;
+        });
+        residual2 = sum(dot1);
+        if (residual2 < threshold) break;
+        const double rz_old = rz;
+        rz = sum(dot2);
+        const double beta = rz / rz_old;
+        for_chunks([&](int, int begin, int end) {
+          for (int p = begin; p < end; ++p)
+            d.segment<3>(3 * p) = z.segment<3>(3 * p) + beta * d.segment<3>(3 * p);
+        });
+      }
+    }
+    stats.cg_iterations = i;
+    stats.cg_error = std::sqrt(residual2 / rhs2);
+    stats.converged = stats.cg_error <= settings.cg_tolerance;
+    return stats;
   }
   // Slot of block (i, j), -1 when it is not in the pattern.
   int find_slot(int i, int j) const {
@@ -311,25 +406,52 @@ void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, Fo
   auto pinned = [&](int p) { return m.inv_mass[p] == 0; };
 
   // Blocks of A = M − h ∂f/∂v − h² ∂f/∂x and b = h f + h² (∂f/∂x) v, in a fixed order.
-  for (auto& B : I.blocks) B.setZero();
-  Points3 Kv = Points3::Zero(np, 3);
-  for (int p = 0; p < np; ++p)
-    I.blocks[I.diag_slot[p]] = (m.mass[p] + h * m.material.air_drag * m.area[p]) * Mat3::Identity();
-  for (int s = 0; s < S.size(); ++s) {
-    const int a = S.ends(s, 0), b = S.ends(s, 1);
-    const Mat3& K = ws.spring_K[s];  // ∂f_a/∂x_b
-    const Mat3& D = ws.spring_D[s];  // ∂f_a/∂v_b
-    const Mat3 C = h * D + h2 * K;
-    I.blocks[I.diag_slot[a]] += C;
-    I.blocks[I.diag_slot[b]] += C;
-    if (!pinned(a) && !pinned(b)) {
-      I.blocks[I.spring_slot[s][0]] -= C;
-      I.blocks[I.spring_slot[s][1]] -= C;
-    }
-    const Vec3 dv = (m.v.row(b) - m.v.row(a)).transpose();
-    Kv.row(a) += (K * dv).transpose();
-    Kv.row(b) -= (K * dv).transpose();
-  }
+  // Per spring C = h D + h² K (parallel), then per particle its diagonal block, the
+  // off-diagonal blocks of its row and (∂f/∂x v) gathered from its springs (parallel, each
+  // particle writing its own row).
+  I.spring_C.resize(S.size());
+  I.spring_Kdv.resize(S.size());
+  parallel_for(
+      static_cast<std::size_t>(S.size()),
+      [&](std::size_t si) {
+        const auto s = static_cast<int>(si);
+        const int a = S.ends(s, 0), b = S.ends(s, 1);
+        const Mat3& K = ws.spring_K[s];  // ∂f_a/∂x_b
+        const Mat3& D = ws.spring_D[s];  // ∂f_a/∂v_b
+        I.spring_C[s] = h * D + h2 * K;
+        const Vec3 dv = (m.v.row(b) - m.v.row(a)).transpose();
+        I.spring_Kdv[s] = K * dv;
+      },
+      kSerialElements);
+  Points3 Kv(np, 3);
+  parallel_for(
+      static_cast<std::size_t>(np),
+      [&](std::size_t pi) {
+        const auto p = static_cast<int>(pi);
+        Mat3& diag = I.blocks[I.diag_slot[p]];
+        diag = (m.mass[p] + h * m.material.air_drag * m.area[p]) * Mat3::Identity();
+        Vec3 kv = Vec3::Zero();
+        for (int k = I.particle_springs_start[p]; k < I.particle_springs_start[p + 1]; ++k) {
+          const int signed_s = I.particle_springs[k];
+          const int s = std::abs(signed_s) - 1;
+          diag += I.spring_C[s];
+          if (signed_s > 0)
+            kv += I.spring_Kdv[s];
+          else
+            kv -= I.spring_Kdv[s];
+        }
+        Kv.row(p) = kv.transpose();
+        for (int k = I.row_start[p]; k < I.row_start[p + 1]; ++k) {
+          if (k == I.diag_slot[p]) continue;
+          Mat3& block = I.blocks[k];
+          block.setZero();
+          for (int j = I.slot_springs_start[k]; j < I.slot_springs_start[k + 1]; ++j) {
+            const int s = I.slot_springs[j];
+            if (!pinned(S.ends(s, 0)) && !pinned(S.ends(s, 1))) block -= I.spring_C[s];
+          }
+        }
+      },
+      kSerialElements);
   for (int hh = 0; hh < m.hinges.size(); ++hh) {
     const BendingJacobian& J = ws.hinge_J[hh];
     double gv = 0;
@@ -416,28 +538,35 @@ void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, Fo
         b.segment<3>(3 * p) = S[p] * b.segment<3>(3 * p);
       }
   }
-  double* values = I.A.valuePtr();
-  parallel_for(I.blocks.size(), [&](std::size_t k) {
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) values[I.offsets[k][r] + c] = I.blocks[k](r, c);
-  }, kSerialBlocks);
-
   if (I.guess.size() != 3 * np) I.guess = Eigen::VectorXd::Zero(3 * np);
   for (int p = 0; p < np; ++p)
     if (pinned(p)) I.guess.segment<3>(3 * p).setZero();
-  auto solve = [&](auto& cg) {
-    cg.setTolerance(settings_.cg_tolerance);
-    cg.setMaxIterations(settings_.cg_max_iterations);
-    cg.compute(I.A);
-    Eigen::VectorXd x = cg.solveWithGuess(b, I.guess);
-    stats_.cg_iterations = static_cast<int>(cg.iterations());
-    stats_.cg_error = cg.error();
-    stats_.converged = cg.info() == Eigen::Success;
-    return x;
-  };
-  Eigen::VectorXd dv = settings_.preconditioner == Preconditioner::jacobi         ? solve(I.cg)
-                       : settings_.preconditioner == Preconditioner::block_jacobi ? solve(I.cg_block)
-                                                                                  : solve(I.cg_ic);
+  Eigen::VectorXd dv = I.guess;
+  if (settings_.preconditioner == Preconditioner::block_jacobi) {
+    stats_ = I.block_conjugate_gradients(b, dv, settings_);
+  } else {
+    double* values = I.A.valuePtr();
+    parallel_for(
+        I.blocks.size(),
+        [&](std::size_t k) {
+          for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) values[I.offsets[k][r] + c] = I.blocks[k](r, c);
+        },
+        kSerialBlocks);
+    auto solve = [&](auto& cg) {
+      cg.setTolerance(settings_.cg_tolerance);
+      cg.setMaxIterations(settings_.cg_max_iterations);
+      cg.compute(I.A);
+      dv = cg.solveWithGuess(b, I.guess);
+      stats_.cg_iterations = static_cast<int>(cg.iterations());
+      stats_.cg_error = cg.error();
+      stats_.converged = cg.info() == Eigen::Success;
+    };
+    if (settings_.preconditioner == Preconditioner::jacobi)
+      solve(I.cg);
+    else
+      solve(I.cg_ic);
+  }
   I.guess = dv;
 
   x_new.resize(np, 3);

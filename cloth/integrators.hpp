@@ -83,10 +83,12 @@ struct PenaltyContacts {
 
 /// Implicit (backward) Euler linearised once per step [Baraff & Witkin 1998]:
 ///   (M − dt ∂f/∂v − dt² ∂f/∂x) Δv = dt (f₀ + dt ∂f/∂x v₀),  v' = v₀ + Δv,  x' = x₀ + dt v',
-/// solved with Eigen's conjugate gradients (block-Jacobi preconditioner, warm-started with the
-/// last Δv). Spring Jacobians are clamped to be positive semi-definite [Choi & Ko 2002] and hinges
-/// use their Gauss–Newton Jacobian, so the system matrix is symmetric positive definite.
-/// Pinned particles get Δv = 0 (their rows and columns are decoupled).
+/// solved with preconditioned conjugate gradients warm-started with the last Δv: with the default
+/// block-Jacobi preconditioner our own, on the 3×3 blocks and in parallel with the same result
+/// on any thread count (with Eigen's, on a scalar copy of the matrix, the shirt's drape at 1 cm
+/// took 13.4 s instead of 11.9 s on 2 threads); with the others Eigen's. Spring Jacobians are clamped to be
+/// positive semi-definite [Choi & Ko 2002] and hinges use their Gauss–Newton Jacobian, so the system matrix
+/// is symmetric positive definite. Pinned particles get Δv = 0 (their rows and columns are decoupled).
 enum class Preconditioner {
   jacobi,               ///< diagonal (Eigen's DiagonalPreconditioner)
   block_jacobi,         ///< each particle's 3×3 diagonal block, inverted (the default): 40 % fewer
