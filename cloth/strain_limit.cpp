@@ -1,6 +1,7 @@
 #include "cloth/strain_limit.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace tryon::cloth {
 
@@ -8,7 +9,14 @@ StrainLimitStats limit_strain(const ClothModel& m, double max_strain, Points3& x
                               double tolerance, const StrainLimitConstraints& c) {
   StrainLimitStats st;
   const Springs& S = m.springs;
+  // Gauss–Seidel in spring order, skipping the springs neither of whose ends moved since the
+  // spring was last looked at: they are as they were then, within the limit (a spring that was
+  // corrected counts its own correction as a move, so it is looked at again). The result is the
+  // one of full sweeps; most springs in a drape are within the limit, and are not re-measured.
+  std::vector<long long> moved_at(static_cast<std::size_t>(m.num_particles()), 0), seen_at(S.num_stretch, -1);
+  long long tick = 0;
   auto move = [&](int i, Vec3 dx) {
+    moved_at[static_cast<std::size_t>(i)] = ++tick;
     if (c.on_body && (*c.on_body)[static_cast<std::size_t>(i)]) {
       const Vec3 n = c.body_normal->row(i);
       const double inward = dx.dot(n);
@@ -25,6 +33,8 @@ StrainLimitStats limit_strain(const ClothModel& m, double max_strain, Points3& x
     double worst = 0;
     for (int s = 0; s < S.num_stretch; ++s) {
       const int a = S.ends(s, 0), b = S.ends(s, 1);
+      if (moved_at[a] <= seen_at[s] && moved_at[b] <= seen_at[s]) continue;
+      seen_at[s] = tick;
       const double wa = m.inv_mass[a], wb = m.inv_mass[b];
       if (wa + wb == 0) continue;
       const Vec3 d = (x.row(b) - x.row(a)).transpose();
@@ -47,6 +57,7 @@ StrainLimitStats limit_strain(const ClothModel& m, double max_strain, Points3& x
         const Vec3 d = (x.row(b) - x.row(a)).transpose();
         x.row(a) += (wa / (wa + wb) * d).transpose();
         x.row(b) = x.row(a);
+        moved_at[a] = moved_at[b] = ++tick;
       }
     }
     st.max_excess = worst;  // measured before this sweep's corrections
