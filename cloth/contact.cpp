@@ -58,6 +58,10 @@ struct Contact::Impl {
   std::vector<char> tangled;               // per particle: in a cloth self-intersection at frame start
   Points3 untangle;                        // per particle: its direction of untangling (see begin_frame)
   int crossings = 0;                       // edges through triangles found by begin_frame
+  // Whether cloth may have crossed itself since the last search for crossings (see
+  // ContactSettings::crossing_check_interval), and the frames begun since that search.
+  bool may_have_crossed = true;
+  int frames_unsearched = 0;
   // A body part some particles ignore (see Contact::ignore_body_part): per body vertex, face and
   // edge whether it is in the part, per particle whether it ignores the part.
   std::vector<char> part_vertex, part_face, part_edge, ignores_part;
@@ -365,6 +369,8 @@ void Contact::begin_frame(const ClothModel& model, double /*time*/) {
   m.untangle.setZero();
   m.crossings = 0;
   if (!m.settings.self_collision) return;
+  if (!m.may_have_crossed && ++m.frames_unsearched < m.settings.crossing_check_interval) return;
+  m.frames_unsearched = 0;
   m.cloth_bvh.refit(model.x, m.cloth_F);
   const auto crossings = collision::edges_through_triangles(
       model.x, m.cloth_F, m.cloth_topo, m.cloth_bvh, [&](int e, int f) {
@@ -377,6 +383,7 @@ void Contact::begin_frame(const ClothModel& model, double /*time*/) {
     for (int k = 0; k < 3; ++k) m.tangled[m.cloth_F(h.triangle, k)] = 1;
   }
   m.untangle = collision::untangling_directions(model.num_particles(), m.cloth_F, m.cloth_topo, crossings);
+  m.may_have_crossed = m.crossings > 0;
 }
 
 int Contact::push_out(ClothModel& model) {
@@ -396,6 +403,7 @@ int Contact::push_out(ClothModel& model) {
     ++moved;
   }
   m.cloth_bvh.refit(model.x, m.cloth_F);
+  if (moved > 0) m.may_have_crossed = true;  // moved without the fail-safe
   return moved;
 }
 
@@ -405,6 +413,8 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   const ContactSettings s = m.settings;
   const int n = model.num_particles();
   auto movable = [&](int i) { return model.inv_mass[i] > 0; };
+  // Without self-collision, nothing keeps the cloth from crossing itself in this step.
+  if (!s.self_collision) m.may_have_crossed = true;
 
   // Speed guard: x_new = x_prev + dt v_new for the particles slowed down.
   for (int i = 0; i < n; ++i) {
@@ -824,6 +834,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     // would still pass through, the whole cloth goes back to x_prev, which is free of crossings.
     ++stats_.failsafe_unsettled;
     ++unsettled_this_frame_;
+    m.may_have_crossed = true;
     std::vector<int> zone_size(n, 0);
     for (int i = 0; i < n; ++i) ++zone_size[find(i)];
     for (int i = 0; i < n; ++i)

@@ -560,6 +560,70 @@ TEST(Contact, ClothThroughItselfIsUntangledByContourMinimization) {
   EXPECT_EQ(contact.crossings(), 0);
 }
 
+TEST(Contact, CrossingsAreSearchedEveryFrameOnlyWhileClothMayHaveCrossed) {
+  // The sheet and the dome of the test above: the dome 1 cm under the sheet (no crossing), and
+  // poking 5 mm up through it (crossings). Cloth can cross itself only where the fail-safe did
+  // not stop it: with self-collision off, or in a step it did not settle. Once a search found
+  // no crossing and neither happened, the next one is crossing_check_interval frames later.
+  garments::GarmentMesh g;
+  cloth::test::add_grid_panel(g, "sheet", 9, 9, 0.08, 0.08, Vec3(-0.04, 1.0, -0.04), Vec3::UnitX(),
+                              Vec3::UnitZ());
+  const int dome = cloth::test::add_grid_panel(g, "dome", 7, 7, 0.06, 0.06, Vec3(-0.0263, 1.0, -0.0279),
+                                               Vec3::UnitX(), Vec3::UnitZ());
+  auto shaped = [&](double top) {
+    for (int v = dome; v < g.num_vertices(); ++v) {
+      const double x = g.V(v, 0), z = g.V(v, 2);
+      g.V(v, 1) = top - 10 * (x * x + z * z);
+    }
+    return build_cloth_model(g, load_material("cotton_poplin"));
+  };
+  const ClothModel apart = shaped(0.99), through = shaped(1.005);
+  ContactSettings settings;
+  ASSERT_EQ(settings.crossing_check_interval, 8);
+  {
+    // Moved through each other behind the fail-safe's back: found at the next search.
+    ClothModel model = apart;
+    Contact contact(cube(0.1), model, settings);
+    contact.begin_frame(model, 0.0);
+    EXPECT_EQ(contact.crossings(), 0);
+    model.x = through.x;
+    for (int frame = 1; frame < settings.crossing_check_interval; ++frame) {
+      contact.begin_frame(model, 0.0);
+      EXPECT_EQ(contact.crossings(), 0) << frame;
+    }
+    contact.begin_frame(model, 0.0);
+    EXPECT_GT(contact.crossings(), 10);
+    contact.begin_frame(model, 0.0);  // and while any is left, at every frame
+    EXPECT_GT(contact.crossings(), 10);
+  }
+  {
+    // A step without self-collision: the next frame searches.
+    ClothModel model = apart;
+    Contact contact(cube(0.1), model, settings);
+    contact.begin_frame(model, 0.0);
+    EXPECT_EQ(contact.crossings(), 0);
+    contact.set_self_collision(false);
+    Points3 x_new = through.x, v_new = Points3::Zero(model.num_particles(), 3);
+    contact.resolve(model, model.x, x_new, v_new, 0.01);
+    model.x = x_new;
+    contact.set_self_collision(true);
+    contact.begin_frame(model, 0.0);
+    EXPECT_GT(contact.crossings(), 10);
+  }
+  {
+    // With an interval of 1, every frame searches.
+    ClothModel model = apart;
+    ContactSettings every = settings;
+    every.crossing_check_interval = 1;
+    Contact contact(cube(0.1), model, every);
+    contact.begin_frame(model, 0.0);
+    EXPECT_EQ(contact.crossings(), 0);
+    model.x = through.x;
+    contact.begin_frame(model, 0.0);
+    EXPECT_GT(contact.crossings(), 10);
+  }
+}
+
 TEST(Contact, ClothClearOfAnIgnoredPartCollidesWithItFromThenOn) {
   // Three 2×2 cm squares that all ignore the cube (the part): A and C lie 1 cm above its +z
   // face, B stands upright half inside it (its bottom row inside, its middle row on the face).
