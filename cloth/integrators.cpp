@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "core/error.hpp"
@@ -170,7 +171,7 @@ namespace {
 // The conjugate gradients' vector work runs over fixed chunks of particles, each chunk's dot
 // products summed in chunk order: the result is the same for any thread count.
 constexpr int kChunkParticles = 256;
-constexpr std::size_t kSerialChunks = 8;  // below 2048 particles: serial
+constexpr std::size_t kSerialChunks = 8;  // fewer chunks (up to 1792 particles): serial
 }  // namespace
 
 struct ImplicitEuler::Impl {

@@ -197,8 +197,8 @@ TEST(Integrators, BlockJacobiNeedsFewerIterationsOnATiltedFloor) {
 }
 
 TEST(Integrators, LargeImplicitStepIsTheSameOnAnyThreadCount) {
-  // 5184 particles: the step's assembly and its block conjugate gradients run in parallel
-  // (below 2048 particles they run serially). Stretched, with random velocities and the top row
+  // 5184 particles: the step's assembly (from 4096 particles) and its block conjugate gradients
+  // (from 1793) run in parallel. Stretched, with random velocities and the top row
   // pinned, resting on a tilted floor: every block of the step is at work.
   const garments::GarmentMesh g = hanging_square(72, 0.6);
   ClothModel m = build_cloth_model(g, load_material("cotton_jersey"));
