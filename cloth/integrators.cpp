@@ -331,18 +331,20 @@ struct ImplicitEuler::Impl {
     z.resize(3 * np);
     d.resize(3 * np);
     q.resize(3 * np);
+    // Stores particle p's residual r_p and preconditioned residual into `to`, adding to the
+    // chunk's r·r and r·M⁻¹r.
+    auto set_residual = [&](int p, const Vec3& rp, Eigen::VectorXd& to, double& rr, double& rz_chunk) {
+      const Vec3 zp = inv_diag[p] * rp;
+      r.segment<3>(3 * p) = rp;
+      to.segment<3>(3 * p) = zp;
+      rr += rp.squaredNorm();
+      rz_chunk += rp.dot(zp);
+    };
     // r = b − A x, d = M⁻¹ r; dot1: r·r, dot2: r·d.
     multiply(x, q, nullptr);
     for_chunks([&](int c, int begin, int end) {
       double rr = 0, rd = 0;
-      for (int p = begin; p < end; ++p) {
-        const Vec3 rp = b.segment<3>(3 * p) - q.segment<3>(3 * p);
-        const Vec3 dp = inv_diag[p] * rp;
-        r.segment<3>(3 * p) = rp;
-        d.segment<3>(3 * p) = dp;
-        rr += rp.squaredNorm();
-        rd += rp.dot(dp);
-      }
+      for (int p = begin; p < end; ++p) set_residual(p, b.segment<3>(3 * p) - q.segment<3>(3 * p), d, rr, rd);
       dot1[c] = rr;
       dot2[c] = rd;
     });
@@ -357,12 +359,7 @@ struct ImplicitEuler::Impl {
           double rr = 0, rzc = 0;
           for (int p = begin; p < end; ++p) {
             x.segment<3>(3 * p) += alpha * d.segment<3>(3 * p);
-            const Vec3 rp = r.segment<3>(3 * p) - alpha * q.segment<3>(3 * p);
-            const Vec3 zp = inv_diag[p] * rp;
-            r.segment<3>(3 * p) = rp;
-            z.segment<3>(3 * p) = zp;
-            rr += rp.squaredNorm();
-            rzc += rp.dot(zp);
+            set_residual(p, r.segment<3>(3 * p) - alpha * q.segment<3>(3 * p), z, rr, rzc);
           }
           dot1[c] = rr;
           dot2[c] = rzc;
