@@ -247,6 +247,26 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
     // out or failed run, an intersection or an open seam each add their own).
     const json& failures = coarse->report["failures"];
     coarse_used = failures.empty() || (failures.size() == 1 && failures[0] == "not_static");
+    // Stopped in it (cancelled, or out of time): the drape ends where it stopped, the coarse
+    // cloth, at once. Meshing the fine garment and running a frame of it before looking at the
+    // stop took longer than a batch's 2 s between SIGTERM and SIGKILL under the sanitizers, and
+    // left an unsewn fine garment behind.
+    const std::string coarse_run = coarse->report["run"]["status"];
+    if (coarse_run == cloth::run_status_name(cloth::RunStatus::cancelled) ||
+        coarse_run == cloth::run_status_name(cloth::RunStatus::time_limit)) {
+      logger().info("coarse start: stopped in the drape at {} cm ({}); it is the result", o.coarse_start_cm,
+                    coarse_run);
+      DrapeResult stopped = std::move(*coarse);
+      stopped.report["run"]["coarse_start"] = {
+          {"resolution_cm", o.coarse_start_cm},
+          {"used", false},
+          {"stopped_in_it", true},
+          {"status", stopped.report["status"]},
+          {"failures", stopped.report["failures"]},
+          {"frames", stopped.report["simulation"]["frames"]},
+          {"simulate_s", stopped.report["timings_s"].value("simulate", 0.0)}};
+      return stopped;
+    }
     logger().info("coarse start: the drape at {} cm is {}{}", o.coarse_start_cm,
                   coarse->clean ? "clean" : "not clean (" + coarse->report["failures"].dump() + ")",
                   coarse_used ? "; the fine mesh starts from it" : "; the fine mesh is sewn itself");
@@ -559,6 +579,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   if (coarse)
     report["run"]["coarse_start"] = {{"resolution_cm", o.coarse_start_cm},
                                      {"used", coarse_used},
+                                     {"stopped_in_it", false},
                                      {"status", coarse->report["status"]},
                                      {"failures", coarse->report["failures"]},
                                      {"frames", coarse->report["simulation"]["frames"]},

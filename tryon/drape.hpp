@@ -30,7 +30,9 @@ struct DrapeOptions {
   /// Coarse start (sew only): a drape finer than coarse_start_cm / 1.5 is first sewn and draped
   /// at coarse_start_cm; when that drape is clean but for rest, its positions are carried over to
   /// the fine mesh by 2D panel coordinates (garments::transfer_positions), its seams merged, and
-  /// the fine cloth drapes on from there. Otherwise the fine mesh is sewn itself. 0: off.
+  /// the fine cloth drapes on from there. Otherwise the fine mesh is sewn itself. A drape
+  /// cancelled or out of time during the coarse drape ends there: its result is the coarse
+  /// cloth (`run.coarse_start.stopped_in_it`). 0: off.
   double coarse_start_cm = 3.0;
 };
 

@@ -142,6 +142,39 @@ TEST(Drape, FineDrapeStartsFromItsCoarseDrape) {
   fs::remove_all(out);
 }
 
+TEST(Drape, DrapeOutOfTimeInItsCoarseStartEndsWithTheCoarseCloth) {
+  // Out of time within the first frame of the 3 cm drape: the result is that drape where it
+  // stopped (the coarse mesh, written and reported), not a fine mesh meshed and started after
+  // the limit.
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_coarse_stop_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const auto r = run_tryon("drape " + quoted(skirt()) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
+                           " --resolution-cm 2 --coarse-start-cm 3 --time-limit 0.001 --threads 1 --quiet");
+  EXPECT_EQ(r.code, 1) << r.err;
+  const json report = read_json(out / "report.json");
+  EXPECT_EQ(report["run"]["status"], "time_limit");
+  const json& coarse = report["run"]["coarse_start"];
+  EXPECT_EQ(coarse["stopped_in_it"], true);
+  EXPECT_EQ(coarse["used"], false);
+  EXPECT_EQ(coarse["resolution_cm"], 3.0);
+  EXPECT_EQ(report["simulation"]["frames"], 1);
+  // The coarse mesh: as many vertices as the skirt has at 3 cm, fewer than at 2 cm.
+  const auto inspect = [&](const char* res) {
+    const auto i =
+        run_tryon("inspect " + quoted(skirt()) + " --avatar " + quoted(body()) + " --resolution-cm " + res);
+    EXPECT_EQ(i.code, 0) << i.err;
+    return i.out + i.err;
+  };
+  const int vertices = report["mesh"]["vertices"];
+  EXPECT_NE(inspect("3").find(std::to_string(vertices) + " vertices"), std::string::npos);
+  EXPECT_EQ(inspect("2").find(std::to_string(vertices) + " vertices"), std::string::npos);
+  std::ifstream obj(out / "garment.obj");
+  int v_lines = 0;
+  for (std::string line; std::getline(obj, line);) v_lines += line.rfind("v ", 0) == 0;
+  EXPECT_EQ(v_lines, vertices);
+  fs::remove_all(out);
+}
+
 TEST(Drape, GlbPreviewAndFitMapRanges) {
   const fs::path out = fs::temp_directory_path() / ("tryon_drape_glb_" + std::to_string(::getpid()));
   fs::remove_all(out);
