@@ -56,8 +56,9 @@ struct ContactSettings {
   int failsafe_rounds = 8;
   /// Frames between the searches for cloth edges through cloth at a frame's start, once one
   /// found none (1: every frame). Cloth can only cross itself in a step the fail-safe did not
-  /// settle, or with self-collision off: after either, and while any crossing is left, the
-  /// search runs every frame. Every frame, it took 10 % of the shirt's drape at 1 cm.
+  /// settle, a step with self-collision off, or a push_out that moved it: after any of these,
+  /// and while any crossing is left, the search runs every frame. Every frame, it took 10 % of
+  /// the shirt's drape at 1 cm.
   int crossing_check_interval = 8;
   /// Strain-limiting sweeps after the body push-out, body contacts as constraints (0: none).
   int strain_limit_sweeps = 20;
