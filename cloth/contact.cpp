@@ -383,6 +383,17 @@ void Contact::begin_frame(const ClothModel& model, double /*time*/) {
     for (int k = 0; k < 3; ++k) m.tangled[m.cloth_F(h.triangle, k)] = 1;
   }
   m.untangle = collision::untangling_directions(model.num_particles(), m.cloth_F, m.cloth_topo, crossings);
+  if (m.settings.untangle_regions) {
+    // Cloth cut off by a contour lies through the other sheet: all of it moves back through
+    // (collision::wrong_side_directions), and is tangled for the repulsion and the fail-safe.
+    const Points3 through =
+        collision::wrong_side_directions(model.x, m.cloth_F, m.cloth_topo, crossings, m.seam_group);
+    for (int i = 0; i < model.num_particles(); ++i)
+      if (through.row(i).squaredNorm() > 0) {
+        m.untangle.row(i) = through.row(i);
+        m.tangled[i] = 1;
+      }
+  }
   m.may_have_crossed = m.crossings > 0;
 }
 

@@ -7,6 +7,7 @@
 //   proximity / self_proximity                    vertex–triangle and edge–edge pairs within d
 //   continuous_collisions / continuous_self_...   vertex–face, edge–edge time of impact
 //   edges_through_triangles, untangling_directions  self intersections undone by contour minimization
+//   wrong_side_directions                          … and by moving cut-off regions back through
 //   triangles_intersect, closest points, ccd      exact primitives (geometry.hpp, ccd.hpp)
 //
 // Cloth use: body  Bvh<Aabb> built once; cloth Bvh<Aabb> refitted every step;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "collision/geometry.hpp"
 #include "collision/surface_queries.hpp"
@@ -106,6 +107,58 @@ Points3 untangling_directions(int num_vertices, ConstRef<Triangles> F, const Mes
     if (len > 1) d.row(v) /= len;
   }
   return d;
+}
+
+Points3 wrong_side_directions(ConstRef<Points3> x, ConstRef<Triangles> F, const MeshTopology& topo,
+                              const std::vector<EdgeThroughTriangle>& crossings, std::span<const int> group) {
+  const int n = static_cast<int>(x.rows());
+  Points3 out = Points3::Zero(n, 3);
+  if (crossings.empty()) return out;
+  if (group.size() != static_cast<std::size_t>(n))
+    throw std::invalid_argument("wrong_side_directions: one group entry per vertex");
+  std::vector<char> cut(static_cast<std::size_t>(topo.edges.rows()), 0);
+  for (const auto& h : crossings) cut[h.edge] = 1;
+  // Components by union-find over the groups and the uncut edges.
+  std::vector<int> root(n);
+  for (int v = 0; v < n; ++v) root[v] = v;
+  auto find = [&](int v) {
+    while (root[v] != v) v = root[v] = root[root[v]];
+    return v;
+  };
+  auto join = [&](int a, int b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) root[std::max(a, b)] = std::min(a, b);
+  };
+  for (int v = 0; v < n; ++v) join(v, group[v]);
+  for (Eigen::Index e = 0; e < topo.edges.rows(); ++e)
+    if (!cut[e]) join(topo.edges(e, 0), topo.edges(e, 1));
+  std::vector<int> size(n, 0);
+  for (int v = 0; v < n; ++v) ++size[find(v)];
+  // Per region (the smaller side of a cut edge that joins two components): Σ of its turned normals.
+  std::vector<Vec3> sum(n, Vec3::Zero());
+  std::vector<char> region(n, 0);
+  for (const auto& h : crossings) {
+    const int p = topo.edges(h.edge, 0), q = topo.edges(h.edge, 1);
+    const int cp = find(p), cq = find(q);
+    if (cp == cq || size[cp] == size[cq]) continue;
+    const bool p_small = size[cp] < size[cq];
+    const int inside = p_small ? p : q, outside = p_small ? q : p;
+    const Vec3 a = x.row(F(h.triangle, 0)), b = x.row(F(h.triangle, 1)), c = x.row(F(h.triangle, 2));
+    Vec3 nrm = (b - a).cross(c - a);
+    if (nrm.norm() == 0) continue;
+    nrm.normalize();
+    if (nrm.dot(Vec3(x.row(outside) - x.row(inside))) < 0) nrm = -nrm;
+    const int r = find(inside);
+    region[r] = 1;
+    sum[r] += nrm;
+  }
+  for (int v = 0; v < n; ++v) {
+    const int r = find(v);
+    if (!region[r] || sum[r].norm() < 1e-9) continue;
+    out.row(v) = sum[r].normalized().transpose();
+  }
+  return out;
 }
 
 }  // namespace tryon::collision

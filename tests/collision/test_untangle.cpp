@@ -162,3 +162,98 @@ TEST(Untangle, EdgeInTheTrianglesPlaneHasNoDirection) {
   const Vec3 g = contour_shortening_direction(Vec3(0.2, 0.2, -1), Vec3(0.2, 0.2, 1), far, a, b, c);
   EXPECT_LT((g - Vec3(1, 0, 0)).norm(), 1e-12);
 }
+
+namespace {
+
+std::vector<int> each_its_own(Eigen::Index n) {
+  std::vector<int> group(static_cast<std::size_t>(n));
+  for (std::size_t v = 0; v < group.size(); ++v) group[v] = static_cast<int>(v);
+  return group;
+}
+
+}  // namespace
+
+TEST(Untangle, RegionsCutOffByAClosedContourMoveBackThroughAsAWhole) {
+  // The dome's cap is through the sheet, and so is the disc of the sheet under the cap: each is
+  // cut off from the rest of its sheet by the circle where they cross (radius ~2.2 cm, where
+  // the dome's surface y = 0.01 − 20 r² meets y = 0). The cap goes down, the disc up.
+  const TriMesh m = dome_through_sheet();
+  const MeshTopology topo = MeshTopology::build(m.F, static_cast<int>(m.V.rows()));
+  const Points3 d = wrong_side_directions(m.V, m.F, topo, crossings_of(m, topo), each_its_own(m.V.rows()));
+  int cap = 0, disc = 0;
+  for (Eigen::Index v = 0; v < m.V.rows(); ++v) {
+    const double r = std::hypot(m.V(v, 0), m.V(v, 2));
+    const bool sheet = v < 17 * 17;
+    if (r > 0.026) {  // clear of the circle, on the right side
+      EXPECT_EQ(d.row(v).norm(), 0.0) << v;
+    } else if (r < 0.019) {  // clear of the circle, on the wrong side
+      EXPECT_NEAR(d.row(v).norm(), 1.0, 1e-12) << v;
+      if (sheet) {
+        EXPECT_GT(d(v, 1), 0.99) << v;
+        ++disc;
+      } else {
+        EXPECT_LT(d(v, 1), -0.99) << v;
+        ++cap;
+      }
+    }
+  }
+  EXPECT_GT(cap, 10);
+  EXPECT_GT(disc, 4);
+  // Every vertex of a region moves the same way.
+  for (Eigen::Index v = 0; v < m.V.rows(); ++v)
+    for (Eigen::Index w = v + 1; w < m.V.rows(); ++w)
+      if (d.row(v).norm() > 0 && d.row(w).norm() > 0 && (v < 17 * 17) == (w < 17 * 17)) {
+        ASSERT_EQ(d.row(v), d.row(w));
+      }
+}
+
+TEST(Untangle, AFlapThroughASheetToItsBorderMovesBackThrough) {
+  // A strip (6 × 6 cm) slanting down through a flat sheet (10 × 10 cm, y = 0): its far end,
+  // x > 1.33 cm, hangs under the sheet. The contour runs across the strip, border to border,
+  // and cuts that end off; on the sheet it is a segment inside it, which cuts nothing off.
+  TriMesh sheet = test::grid(10, 0.10, 0.0, 0.0, 1);
+  TriMesh strip = test::grid(12, 0.06, 0.0, 0.0, 2);
+  for (Eigen::Index i = 0; i < strip.V.rows(); ++i) {
+    strip.V(i, 0) += 0.0013;
+    strip.V(i, 2) += 0.0017;
+    strip.V(i, 1) = 0.004 - 0.3 * strip.V(i, 0);
+  }
+  TriMesh m;
+  m.V.resize(sheet.V.rows() + strip.V.rows(), 3);
+  m.V << sheet.V, strip.V;
+  m.F.resize(sheet.F.rows() + strip.F.rows(), 3);
+  m.F << sheet.F, (strip.F.array() + static_cast<int>(sheet.V.rows())).matrix();
+  const MeshTopology topo = MeshTopology::build(m.F, static_cast<int>(m.V.rows()));
+  const auto hits = crossings_of(m, topo);
+  ASSERT_GT(hits.size(), 10u);
+  std::vector<int> group = each_its_own(m.V.rows());
+  const Points3 d = wrong_side_directions(m.V, m.F, topo, hits, group);
+  int under = 0;
+  for (Eigen::Index v = 0; v < m.V.rows(); ++v) {
+    if (v >= sheet.V.rows() && m.V(v, 1) < 0) {  // the strip's end under the sheet: up through it
+      EXPECT_LT((d.row(v) - Eigen::RowVector3d(0, 1, 0)).norm(), 1e-12) << v;
+      ++under;
+    } else {
+      EXPECT_EQ(d.row(v).norm(), 0.0) << v;
+    }
+  }
+  EXPECT_GT(under, 20);
+  // Joined to a vertex of the strip above the sheet (as seam partners are), the end is no
+  // longer cut off.
+  const int end_vertex = static_cast<int>(sheet.V.rows() + strip.V.rows() - 1);
+  const int top_vertex = static_cast<int>(sheet.V.rows());
+  ASSERT_LT(m.V(end_vertex, 1), 0);
+  ASSERT_GT(m.V(top_vertex, 1), 0);
+  group[end_vertex] = top_vertex;
+  EXPECT_EQ(wrong_side_directions(m.V, m.F, topo, hits, group).norm(), 0.0);
+  // Moved along d in steps, with the regions found again before each, the strip comes out.
+  TriMesh moved = m;
+  int steps = 0;
+  for (; steps < 20; ++steps) {
+    const auto now = crossings_of(moved, topo);
+    if (now.empty()) break;
+    moved.V += 1e-3 * wrong_side_directions(moved.V, moved.F, topo, now, each_its_own(m.V.rows()));
+  }
+  EXPECT_LT(steps, 20);
+  EXPECT_EQ(contour_length(moved), 0.0);
+}
