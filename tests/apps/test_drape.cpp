@@ -265,6 +265,19 @@ void expect_drapes_clean(const fs::path& pattern, const fs::path& avatar, const 
 void expect_dxf_drapes_clean(const std::string& pattern_rel, const std::string& body_rel, const std::string& tag) {
   expect_drapes_clean(tryon::test::shared_data() / pattern_rel, tryon::test::shared_data() / body_rel, tag);
 }
+
+// A drape whose sewing left cloth through cloth (its log's untangling line says how many) that
+// the untangling phase undid before the drape, which ended clean, as the checker agrees.
+void expect_untangled_and_clean(const tryon::test::CommandResult& r, const fs::path& out, const fs::path& avatar) {
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto at = r.err.find("untangling: ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+  EXPECT_NE(line.find(" after sewing, 0 after "), std::string::npos) << line;
+  EXPECT_EQ(line.find("untangling: 0 "), std::string::npos) << line;
+  const json rq = expect_clean_report(out, 600);
+  expect_checker_agrees(out / "garment.obj", rq, avatar);
+}
 }  // namespace
 
 // Industry patterns end to end (Gerber DXF exports): cut, sewn by the matcher's seams and
@@ -307,25 +320,17 @@ TEST(Drape, ShirtCrossingsLeftBySewingAreUndoneBeforeTheDrape) {
       quoted(tryon::test::shared_data() / "patterns/garmentcode/specs/shirt_mean_specification.json") +
       " --avatar " + quoted(avatar) + " -o " + quoted(out) +
       " --resolution-cm 2.98 --max-frames 600 --threads 1");
-  EXPECT_EQ(r.code, 0) << r.err;
-  // The log says how many crossings the sewing left and that none was left for the drape.
-  const auto at = r.err.find("untangling: ");
-  ASSERT_NE(at, std::string::npos) << r.err;
-  const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
-  EXPECT_NE(line.find(" after sewing, 0 after "), std::string::npos) << line;
-  EXPECT_EQ(line.find("untangling: 0 "), std::string::npos) << line;
-  const json rq = expect_clean_report(out, 600);
-  expect_checker_agrees(out / "garment.obj", rq, avatar);
+  expect_untangled_and_clean(r, out, avatar);
   fs::remove_all(out);
 }
 
 // The Garment-Pattern-Generator trousers, 15 % larger (as they come they are too small for
 // mean_all: waist 80 cm where the body is 85-86 cm round, and the hips 10-11 % short). Sewn
 // without self-collision, each leg's inner side ends up to 3 cm past the middle, inside the
-// other leg, below the crotch (105 edges through cloth). Contour minimization moved only the cloth at the
-// contours, against the springs, and stalled (86 self intersections at frame 600); the part of
-// a leg the contours cut off now moves back through the other leg as a whole (0 left after 19
-// frames; static at frame 114 here, about 4 s on one core).
+// other leg, below the crotch (105 edges through cloth). Contour minimization moved only the
+// cloth at the contours, against the springs, and stalled (86 self intersections at frame
+// 600); the part of a leg the contours cut off now moves back through the other leg as a
+// whole (0 left after 19 frames; static at frame 114 here, about 4 s on one core).
 TEST(Drape, TrouserLegsSewnThroughEachOtherAreUndoneBeforeTheDrape) {
   TRYON_REQUIRE_SHARED("patterns/garmentcode_gpg/templates/pants/pants_straight_sides.json");
   json spec = read_json(tryon::test::shared_data() / "patterns/garmentcode_gpg/templates/pants/pants_straight_sides.json");
@@ -338,14 +343,7 @@ TEST(Drape, TrouserLegsSewnThroughEachOtherAreUndoneBeforeTheDrape) {
   std::ofstream(pattern) << spec.dump();
   const auto r = run_tryon("drape " + quoted(pattern) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
                            " --resolution-cm 3 --max-frames 600 --threads 1");
-  EXPECT_EQ(r.code, 0) << r.err;
-  const auto at = r.err.find("untangling: ");
-  ASSERT_NE(at, std::string::npos) << r.err;
-  const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
-  EXPECT_NE(line.find(" after sewing, 0 after "), std::string::npos) << line;
-  EXPECT_EQ(line.find("untangling: 0 "), std::string::npos) << line;
-  const json rq = expect_clean_report(out, 600);
-  expect_checker_agrees(out / "garment.obj", rq);
+  expect_untangled_and_clean(r, out, body());
   fs::remove_all(dir);
 }
 
