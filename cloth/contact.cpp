@@ -868,6 +868,13 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       x_new = x_prev;
       for (int i = 0; i < n; ++i)
         if (reverted[i] || zone_size[find(i)] > 1) v_new.row(i).setZero();
+      // Pairs that closed in this step are apart at x_prev: they open again (below), like
+      // those sent back apart. Counted closed, every later step snapped them shut, and where
+      // the fail-safe could not settle the snap the whole cloth went back again, step after
+      // step (seen sewing the trousers with self-collision on, an experiment; see the note).
+      for (Eigen::Index k = 0; k < m.seams.rows(); ++k)
+        if (m.seam_closed[k] && (x_prev.row(m.seams(k, 0)) - x_prev.row(m.seams(k, 1))).norm() >= s.sew_distance)
+          sent_apart[k] = 1;
     }
   }
   // Pairs sent back apart open again, to be closed when they next meet. Held, they met at

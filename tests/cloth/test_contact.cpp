@@ -354,6 +354,46 @@ TEST(Contact, SeamPairSentBackApartAcrossTheBodyOpensAgainInsteadOfFreezingTheCl
   EXPECT_FALSE(contact.held_back());
 }
 
+TEST(Contact, SeamPairClosedInAStepSentBackWholeOpensAgain) {
+  // Far apart, far from the body (y = 1 m), one step of the contact stage:
+  //  - a seam pair meets: corner P 3 mm above, Q 3 mm below, 1 mm apart after the step;
+  //  - triangle T moves 3 cm along x, and corner V moves with it through it: one impact zone,
+  //    which the single fail-safe round leaves unsettled, so it goes back to where it was;
+  //  - corner W passes where T was, after T left: no hit while T moves, a hit once T is back.
+  // That hit is left, so the whole cloth goes back to its x_prev, where the pair is 6 mm apart:
+  // the pair must be open again, not counted closed 6 mm apart (then every later step snapped
+  // it shut and a fail-safe that could not settle the snap froze the cloth).
+  garments::GarmentMesh g;
+  const Vec3 o(0, 1.0, 0);
+  add_triangle(g, "p", o + Vec3(0.5, 0, 0.003), o + Vec3(0.52, 0, 0.003), o + Vec3(0.5, 0.02, 0.003));
+  add_triangle(g, "q", o + Vec3(0.5, 0, -0.003), o + Vec3(0.52, 0, -0.003), o + Vec3(0.5, 0.02, -0.003));
+  add_triangle(g, "t", o, o + Vec3(0.02, 0, 0), o + Vec3(0, 0.02, 0));
+  add_triangle(g, "v", o + Vec3(0.005, 0.005, 0.005), o + Vec3(0.1, 0.1, 0.05), o + Vec3(0.1, 0.12, 0.05));
+  add_triangle(g, "w", o + Vec3(0.005, 0.005, -0.005), o + Vec3(-0.1, -0.1, -0.05), o + Vec3(-0.1, -0.12, -0.05));
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ASSERT_EQ(model.num_particles(), 15);
+  Segments seams(1, 2);
+  seams << 0, 3;
+  ContactSettings settings;
+  settings.failsafe_rounds = 1;
+  settings.strain_limit_sweeps = 0;
+  Contact contact(cube(0.1), model, settings, seams);
+  const double dt = 0.01;
+  contact.begin_frame(model, 0.0);
+  ASSERT_EQ(contact.crossings(), 0);
+  Points3 x_new = model.x, v_new = Points3::Zero(15, 3);
+  x_new(0, 2) = 0.0005;  // P and Q 1 mm apart: closed in this step
+  x_new(3, 2) = -0.0005;
+  for (int k = 6; k < 9; ++k) x_new(k, 0) += 0.03;                   // T
+  x_new.row(9) = (o + Vec3(0.035, 0.005, -0.005)).transpose();   // V, through T as both move
+  x_new.row(12) = (o + Vec3(0.005, 0.005, 0.005)).transpose();   // W, where T was
+  v_new = (x_new - model.x) / dt;
+  contact.resolve(model, model.x, x_new, v_new, dt);
+  ASSERT_TRUE(x_new.isApprox(model.x)) << "the whole cloth was to go back";
+  EXPECT_NEAR(contact.seam_gap(x_new), 0.006, 1e-12);
+  EXPECT_EQ(contact.closed_seam_pairs(), 0);
+}
+
 TEST(Contact, BodyVerticesUnderOneClothTrianglePushItOnceNotOnceEach) {
   // A 10×10 cm cloth square (two triangles) 1 mm above a fine 2×2 cm body patch (121 vertices
   // 2 mm apart, normals +z) under its middle. The cloth's corners are far from the patch, so
