@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <numeric>
 
+#include "core/parallel.hpp"
+
 namespace tryon::collision {
 namespace {
 
@@ -40,6 +42,7 @@ NormalCone leaf_cone(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tris
 struct Edge2 {
   int v0, v1;
   double xmin, xmax;
+  double reach;  ///< farthest projected motion of its ends
 };
 
 }  // namespace
@@ -73,7 +76,11 @@ namespace {
 
 // The contour must be one closed loop whose projection on the plane orthogonal to `axis` has no
 // two non-adjacent edges touching (sweep over x-intervals).
-bool simple_projected_loop(ConstRef<Points3> V, const std::vector<std::array<int, 2>>& contour,
+// With V1 (the contour moving linearly from V to V1), no two non-adjacent edges may touch at any
+// time of the motion: each point of a projected edge moves at most as far as the farther of its
+// ends (a convex combination of their motions), so two edges whose distance at the start exceeds
+// the sum of those motions stay apart.
+bool simple_projected_loop(ConstRef<Points3> V, const Points3* V1, const std::vector<std::array<int, 2>>& contour,
                            const Vec3& axis, int max_contour_edges) {
   if (contour.empty() || static_cast<int>(contour.size()) > max_contour_edges) return false;
   // One closed loop: every contour vertex has degree 2 and a walk visits every edge.
@@ -104,11 +111,18 @@ bool simple_projected_loop(ConstRef<Points3> V, const std::vector<std::array<int
   // (sweep over x-intervals).
   const Vec3 u = axis.unitOrthogonal(), w = axis.cross(u);
   auto p2 = [&](int v) { return Eigen::Vector2d(u.dot(V.row(v)), w.dot(V.row(v))); };
+  // Projected motion of a vertex (0 without V1).
+  auto moved = [&](int v) {
+    if (!V1) return 0.0;
+    const Vec3 d = V1->row(v) - V.row(v);
+    return Eigen::Vector2d(u.dot(d), w.dot(d)).norm();
+  };
   std::vector<Edge2> es;
   es.reserve(contour.size());
   for (const auto& c : contour) {
     const double x0 = p2(c[0]).x(), x1 = p2(c[1]).x();
-    es.push_back({c[0], c[1], std::min(x0, x1), std::max(x0, x1)});
+    const double reach = std::max(moved(c[0]), moved(c[1]));
+    es.push_back({c[0], c[1], std::min(x0, x1) - reach, std::max(x0, x1) + reach, reach});
   }
   std::sort(es.begin(), es.end(), [](const Edge2& a, const Edge2& b) { return a.xmin < b.xmin; });
   for (std::size_t i = 0; i < es.size(); ++i)
@@ -117,7 +131,17 @@ bool simple_projected_loop(ConstRef<Points3> V, const std::vector<std::array<int
       if (a.v0 == b.v0 || a.v0 == b.v1 || a.v1 == b.v0 || a.v1 == b.v1) continue;
       const Vec3 pa(p2(a.v0).x(), p2(a.v0).y(), 0), qa(p2(a.v1).x(), p2(a.v1).y(), 0);
       const Vec3 pb(p2(b.v0).x(), p2(b.v0).y(), 0), qb(p2(b.v1).x(), p2(b.v1).y(), 0);
-      if (segment_segment_intersect(pa, qa, pb, qb)) return false;
+      if (!V1) {
+        if (segment_segment_intersect(pa, qa, pb, qb)) return false;
+        continue;
+      }
+      double s, t;
+      Vec3 ca, cb;
+      const double gap = std::sqrt(closest_points_segments(pa, qa, pb, qb, &s, &t, &ca, &cb));
+      // A relative 1e-9 more than the motions, for the rounding of the projections.
+      const double scale = std::max({pa.cwiseAbs().maxCoeff(), qa.cwiseAbs().maxCoeff(), pb.cwiseAbs().maxCoeff(),
+                                     qb.cwiseAbs().maxCoeff()});
+      if (!(gap > a.reach + b.reach + 1e-9 * scale)) return false;
     }
   return true;
 }
@@ -158,11 +182,14 @@ bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tr
   }
   for (int i = 1; i < n; ++i)
     if (find(i) != find(0)) return false;  // not connected
-  return simple_projected_loop(V, contour, axis, max_contour_edges);
+  return simple_projected_loop(V, nullptr, contour, axis, max_contour_edges);
 }
 
-bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tris, int n,
-                       const Vec3& axis, const MeshTopology& topo, int max_contour_edges) {
+namespace {
+
+// contour_is_simple with the mesh's edge ids; with V1, over the linear motion from V to V1.
+bool contour_is_simple_topo(ConstRef<Points3> V, const Points3* V1, ConstRef<Triangles> F, const int* tris,
+                            int n, const Vec3& axis, const MeshTopology& topo, int max_contour_edges) {
   // O(n) with the mesh's edge ids: per edge, the first region triangle using it (-1 unseen,
   // -2 two triangles). A per-thread scratch array, reset before returning.
   thread_local std::vector<int> first;
@@ -198,7 +225,48 @@ bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tr
   if (!manifold) return false;
   for (int i = 1; i < n; ++i)
     if (find(i) != find(0)) return false;  // not connected
-  return simple_projected_loop(V, contour, axis, max_contour_edges);
+  return simple_projected_loop(V, V1, contour, axis, max_contour_edges);
+}
+
+}  // namespace
+
+bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tris, int n,
+                       const Vec3& axis, const MeshTopology& topo, int max_contour_edges) {
+  return contour_is_simple_topo(V, nullptr, F, tris, n, axis, topo, max_contour_edges);
+}
+
+bool swept_contour_is_simple(const Points3& V0, const Points3& V1, ConstRef<Triangles> F, const int* tris, int n,
+                             const Vec3& axis, const MeshTopology& topo, int max_contour_edges) {
+  return contour_is_simple_topo(V0, &V1, F, tris, n, axis, topo, max_contour_edges);
+}
+
+std::vector<SweptNormal> swept_normals(const Points3& V0, const Points3& V1, ConstRef<Triangles> F) {
+  // n(t) = (e1 + t d1) x (e2 + t d2) = N0 + t (e1 x d2 + d1 x e2) + t² d1 x d2, in Bernstein form
+  // (1-t)² B0 + 2t(1-t) B1 + t² B2 with B0 = N0, B1 = N0 + (e1 x d2 + d1 x e2) / 2, B2 = N1: every
+  // n(t) is a combination of the three with weights >= 0.
+  std::vector<SweptNormal> normals(static_cast<std::size_t>(F.rows()));
+  parallel_for(normals.size(), [&](std::size_t t) {
+    const int i = static_cast<int>(t);
+    const Vec3 a0 = V0.row(F(i, 0)), b0 = V0.row(F(i, 1)), c0 = V0.row(F(i, 2));
+    const Vec3 a1 = V1.row(F(i, 0)), b1 = V1.row(F(i, 1)), c1 = V1.row(F(i, 2));
+    const Vec3 e1 = b0 - a0, e2 = c0 - a0, d1 = (b1 - a1) - e1, d2 = (c1 - a1) - e2;
+    SweptNormal& B = normals[t];
+    B[0] = e1.cross(e2);
+    B[1] = B[0] + 0.5 * (e1.cross(d2) + d1.cross(e2));
+    B[2] = (b1 - a1).cross(c1 - a1);
+  }, 2048);
+  return normals;
+}
+
+bool swept_cone_axis(const std::vector<SweptNormal>& normals, const int* tris, int n, Vec3& axis) {
+  axis.setZero();
+  for (int i = 0; i < n; ++i) axis += normals[tris[i]][0] + normals[tris[i]][2];
+  if (axis.squaredNorm() == 0) return false;
+  axis.normalize();
+  for (int i = 0; i < n; ++i)
+    for (const Vec3& b : normals[tris[i]])
+      if (!(b.dot(axis) > 1e-9 * b.norm())) return false;
+  return true;
 }
 
 template std::vector<NormalCone> normal_cones(const Bvh<Aabb>&, ConstRef<Points3>, ConstRef<Triangles>);

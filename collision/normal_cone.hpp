@@ -5,6 +5,7 @@
 // below 90° (so some direction sees every triangle from its front side), and whose contour,
 // projected on the plane orthogonal to that direction, does not cross itself, cannot
 // self-intersect.
+#include <array>
 #include <vector>
 
 #include "collision/bvh.hpp"
@@ -35,5 +36,21 @@ bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tr
 /// The same test in O(n) with the mesh's edge ids (no sort); same answer.
 bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tris, int n,
                        const Vec3& axis, const MeshTopology& topo, int max_contour_edges = 4096);
+
+/// The same tests over a linear motion from V0 to V1, for continuous self collisions: a connected
+/// region whose normals stay within a cone below 90° and whose projected contour never touches
+/// itself during the motion cannot collide with itself in it [Volino & Magnenat-Thalmann 1994;
+/// the swept normal bound of Tang, Curtis, Yoon & Manocha 2009].
+/// swept_normals: per triangle, the Bernstein coefficients of its (quadratic) normal over the
+/// motion; every normal it takes is a combination of the three with weights >= 0.
+/// swept_cone_axis: an axis making an angle below 90° with each of them (so with every normal
+/// the triangles take), false when the axis of their sum is not one.
+/// swept_contour_is_simple: the contour test on V0 with every two non-adjacent projected contour
+/// edges farther apart than their ends' projected motions (then they never touch).
+using SweptNormal = std::array<Vec3, 3>;
+std::vector<SweptNormal> swept_normals(const Points3& V0, const Points3& V1, ConstRef<Triangles> F);
+bool swept_cone_axis(const std::vector<SweptNormal>& normals, const int* tris, int n, Vec3& axis);
+bool swept_contour_is_simple(const Points3& V0, const Points3& V1, ConstRef<Triangles> F, const int* tris, int n,
+                             const Vec3& axis, const MeshTopology& topo, int max_contour_edges = 4096);
 
 }  // namespace tryon::collision

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "collision/normal_cone.hpp"
 #include "collision/traverse.hpp"
 #include "core/trimesh.hpp"
 
@@ -41,13 +42,15 @@ struct NodePair {
 // triangle pair (i of A, j of B) whose boxes are within margin, with the boxes of their leaves
 // (which bound them: the triangle's own box for one-triangle leaves, so the leaf functions need
 // not compute it again); self: unordered pairs i != j, each once.
-template <class Out, class Leaf>
+// self: cull(node) true skips the node against itself (a region that cannot touch itself).
+template <class Out, class Leaf, class Cull = bool (*)(int)>
 std::vector<Out> pair_traversal(const Bvh<Aabb>& A, const Bvh<Aabb>& B, double margin, bool self,
-                                Leaf&& leaf) {
+                                Leaf&& leaf, Cull&& cull = [](int) { return false; }) {
   if (A.empty() || B.empty()) return {};
   auto expand = [&](const NodePair& t, std::vector<NodePair>& children, Out& out) {
     const auto& na = A.nodes()[t.a];
     if (self && t.a == t.b) {
+      if (!na.is_leaf() && cull(t.a)) return;
       if (na.is_leaf()) {
         for (int p = na.begin; p < na.end; ++p)
           for (int q = p + 1; q < na.end; ++q) leaf(A.primitives()[p], A.primitives()[q], na.bv, na.bv, out);
@@ -411,12 +414,26 @@ ContinuousResult continuous_collisions(const MovingMesh& A, const MovingMesh& B,
   return gather(outs);
 }
 
-ContinuousResult continuous_self_collisions(const MovingMesh& M, double eta) {
+ContinuousResult continuous_self_collisions(const MovingMesh& M, double eta, bool normal_cones) {
   check_margin(eta, "continuous_self_collisions");
-  auto outs = pair_traversal<CcdOut>(M.swept_bvh, M.swept_bvh, eta, true,
-                                     [&](int i, int j, const Aabb& box_i, const Aabb& box_j, CcdOut& out) {
-                                       ccd_leaf(M, M, true, i, j, box_i, box_j, eta, out);
-                                     });
+  // A region that stays a height field over some plane during the motion cannot touch itself
+  // [Volino & Magnenat-Thalmann 1994, over the motion]: its pairs are not tested.
+  const auto& nodes = M.swept_bvh.nodes();
+  const int* prims = M.swept_bvh.primitives().data();
+  const std::vector<SweptNormal> normals = normal_cones ? swept_normals(M.V0, M.V1, M.F) : std::vector<SweptNormal>{};
+  auto cull = [&](int node) {
+    if (!normal_cones) return false;
+    const auto& nd = nodes[node];
+    Vec3 axis;
+    return swept_cone_axis(normals, prims + nd.begin, nd.end - nd.begin, axis) &&
+           swept_contour_is_simple(M.V0, M.V1, M.F, prims + nd.begin, nd.end - nd.begin, axis, M.topo);
+  };
+  auto outs = pair_traversal<CcdOut>(
+      M.swept_bvh, M.swept_bvh, eta, true,
+      [&](int i, int j, const Aabb& box_i, const Aabb& box_j, CcdOut& out) {
+        ccd_leaf(M, M, true, i, j, box_i, box_j, eta, out);
+      },
+      cull);
   return gather(outs);
 }
 

@@ -132,7 +132,10 @@ struct ContinuousResult {
 /// Every vertex–face and edge–edge pair that comes within eta during the motion, with its
 /// time of impact [Bridson, Fedkiw & Anderson 2002].
 ContinuousResult continuous_collisions(const MovingMesh& A, const MovingMesh& B, double eta = 1e-9);
-ContinuousResult continuous_self_collisions(const MovingMesh& M, double eta = 1e-9);
+/// Self: regions that cannot touch themselves during the motion (normal cones and contours over
+/// the motion, see swept_cone_axis) are skipped unless `normal_cones` is false. What they skip is
+/// only pairs that come within eta without ever touching.
+ContinuousResult continuous_self_collisions(const MovingMesh& M, double eta = 1e-9, bool normal_cones = true);
 
 /// Swept refit: every leaf bounds its triangles at both V0 and V1, internal nodes are merged.
 void refit_swept(Bvh<Aabb>& bvh, ConstRef<Points3> V0, ConstRef<Points3> V1, ConstRef<Triangles> F);

@@ -107,4 +107,29 @@ inline TriMesh cube(double h) {
   return m;
 }
 
+/// A flat region (z = 0, normals +z) moving in one step: a spike (x in [0, 0.2], y in [0, 1])
+/// joined through a base and a column on the left to a triangle (q, p, r) whose corner p
+/// (vertex 14) slides along y = 0.5 from the left of the spike to its right, through the spike's
+/// plane (z +0.05 to -0.05), and through its triangle 0. At the start and at the end the
+/// projected contour is simple (at the end the triangle passes over the spike's tip).
+struct SlidingCorner {
+  TriMesh m0, m1;
+  static constexpr int corner = 14, spike_triangle = 0;
+};
+inline SlidingCorner sliding_corner() {
+  SlidingCorner s;
+  s.m0.V.resize(15, 3);
+  s.m0.V << 0, 0, 0, 0.2, 0, 0, 0.2, 1, 0, 0, 1, 0,            // spike 0-3
+      0.2, -0.2, 0, 0, -0.2, 0, -1.2, -0.2, 0,                  // base 4-6
+      -1, 0, 0, -1, 2, 0, -1, 3, 0, -1.2, 2, 0, -1.2, 3, 0,     // column 7-11
+      -0.5, 2, 0, -0.5, 3, 0,                                   // q, r
+      -0.3, 0.5, 0.05;                                          // p
+  s.m0.F.resize(13, 3);
+  s.m0.F << 0, 1, 2, 0, 2, 3, 5, 4, 1, 5, 1, 0, 6, 5, 0, 6, 0, 7, 6, 7, 8, 6, 8, 10, 10, 8, 9, 10, 9, 11, 8, 12, 13,
+      8, 13, 9, 12, 14, 13;
+  s.m1 = s.m0;
+  s.m1.V.row(SlidingCorner::corner) << 0.6, 0.5, -0.05;
+  return s;
+}
+
 }  // namespace tryon::test

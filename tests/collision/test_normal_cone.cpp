@@ -2,6 +2,7 @@
 
 #include <numbers>
 #include <numeric>
+#include <random>
 
 #include "collision/normal_cone.hpp"
 #include "test_meshes.hpp"
@@ -98,4 +99,68 @@ TEST(NormalCone, ConesBoundEveryNormal) {
       EXPECT_LE(std::acos(std::clamp(nrm.dot(cones[n].axis), -1.0, 1.0)), cones[n].half_angle + 1e-9);
     }
   }
+}
+
+TEST(NormalCone, SweptContourCatchesATouchBetweenTheEnds) {
+  const test::SlidingCorner s = test::sliding_corner();
+  const auto t = all(s.m0);
+  const int n = static_cast<int>(t.size());
+  const MeshTopology topo = MeshTopology::build(s.m0.F, static_cast<int>(s.m0.V.rows()));
+  const auto normals = swept_normals(s.m0.V, s.m1.V, s.m0.F);
+  Vec3 axis;
+  ASSERT_TRUE(swept_cone_axis(normals, t.data(), n, axis));  // every normal stays near +z
+  // The tests at the two ends alone would cull the region...
+  EXPECT_TRUE(contour_is_simple(s.m0.V, s.m0.F, t.data(), n, axis, topo));
+  EXPECT_TRUE(contour_is_simple(s.m1.V, s.m1.F, t.data(), n, axis, topo));
+  // ...which the motion takes through itself.
+  EXPECT_FALSE(swept_contour_is_simple(s.m0.V, s.m1.V, s.m0.F, t.data(), n, axis, topo));
+  // Without the sliding corner's triangle, the rest does not move: culled.
+  EXPECT_TRUE(swept_contour_is_simple(s.m0.V, s.m1.V, s.m0.F, t.data(), n - 1, axis, topo));
+}
+
+TEST(NormalCone, SweptConeHoldsEveryNormalOfTheMotion) {
+  // A triangle whose normal is +z at both ends of its motion and -z halfway: a cone of the two
+  // ends' normals would say "below 90°".
+  Points3 V0(3, 3), V1(3, 3);
+  V0 << 0, 0, 0, 1, 0, 0, 2, 1, 0;
+  V1 << 0, 0, 0, -1, 2, 0, 0, -1, 0;
+  Triangles F(1, 3);
+  F << 0, 1, 2;
+  auto normal_at = [&](double u) {
+    const Points3 V = (1 - u) * V0 + u * V1;
+    return Vec3((Vec3(V.row(1)) - Vec3(V.row(0))).cross(Vec3(V.row(2)) - Vec3(V.row(0))));
+  };
+  ASSERT_GT(normal_at(0).z(), 0);
+  ASSERT_GT(normal_at(1).z(), 0);
+  ASSERT_LT(normal_at(0.5).z(), 0);
+  const int tri = 0;
+  Vec3 axis;
+  EXPECT_FALSE(swept_cone_axis(swept_normals(V0, V1, F), &tri, 1, axis));
+  // Random motions of a wavy sheet: wherever an axis is found, every sampled normal of the
+  // motion makes an angle below 90° with it.
+  const TriMesh g = test::grid(8, 1.0, 0.0, 0.05, 3);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> U(-0.15, 0.15);
+  int found = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    Points3 W1 = g.V;
+    for (Eigen::Index i = 0; i < W1.rows(); ++i)
+      for (int k = 0; k < 3; ++k) W1(i, k) += U(rng);
+    const auto normals = swept_normals(g.V, W1, g.F);
+    for (int f = 0; f < g.F.rows(); f += 7) {
+      std::vector<int> tris;
+      for (int k = f; k < std::min<int>(f + 7, static_cast<int>(g.F.rows())); ++k) tris.push_back(k);
+      if (!swept_cone_axis(normals, tris.data(), static_cast<int>(tris.size()), axis)) continue;
+      ++found;
+      for (int k : tris)
+        for (int step = 0; step <= 64; ++step) {
+          const double u = step / 64.0;
+          const Points3 V = (1 - u) * g.V + u * W1;
+          const Vec3 nrm = (Vec3(V.row(g.F(k, 1))) - Vec3(V.row(g.F(k, 0))))
+                               .cross(Vec3(V.row(g.F(k, 2))) - Vec3(V.row(g.F(k, 0))));
+          EXPECT_GT(nrm.dot(axis), 0) << "triangle " << k << " at t = " << u;
+        }
+    }
+  }
+  EXPECT_GT(found, 0);
 }
