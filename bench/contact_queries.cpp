@@ -1,6 +1,6 @@
 // contact_queries: the four collision queries of a cloth step, timed on a draped garment.
 //
-//   contact_queries CLOTH.obj BODY [--reps N] [--threads N] [--move-mm X]
+//   contact_queries CLOTH.obj BODY [--reps N] [--threads N] [--move-mm X] [--only QUERY]
 //
 // CLOTH is a drape's garment.obj (in the body's frame, as `tryon drape` writes it), BODY the body
 // it was draped on. The step's motion is the cloth moved by a deterministic pseudo-random
@@ -9,7 +9,8 @@
 // Times, each the median of --reps runs: the cloth tree's refit, body proximity (the drape's
 // reach: 2.5 mm plus each vertex's displacement), self proximity at 3 mm, continuous body and
 // self collisions. Prints one JSON line with the medians (ms) and the result counts, so that
-// two builds can be compared on equal results.
+// two builds can be compared on equal results. --only runs one query (the others report 0), for
+// a profiler (valgrind --tool=callgrind counts the same instructions however busy the machine).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -32,6 +33,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 double median_ms(int reps, const std::function<void()>& body) {
+  if (reps == 0) return 0;
   std::vector<double> t;
   for (int r = 0; r < reps; ++r) {
     const auto t0 = Clock::now();
@@ -49,11 +51,14 @@ int main(int argc, char** argv) {
   std::string cloth_path, body_path;
   int reps = 21, threads = 1;
   double move_mm = 0.5;
+  std::string only;
   app.add_option("cloth", cloth_path, "draped garment (OBJ)")->required();
   app.add_option("body", body_path, "the body it was draped on")->required();
   app.add_option("--reps", reps, "runs per query (median)")->check(CLI::PositiveNumber);
   app.add_option("--threads", threads, "threads")->check(CLI::PositiveNumber);
   app.add_option("--move-mm", move_mm, "largest displacement of a vertex in the step (mm)")->check(CLI::NonNegativeNumber);
+  app.add_option("--only", only, "run only this query (for a profiler)")
+      ->check(CLI::IsMember({"body_proximity", "self_proximity", "body_ccd", "self_ccd"}));
   CLI11_PARSE(app, argc, argv);
   try {
     set_num_threads(threads);
@@ -84,17 +89,18 @@ int main(int argc, char** argv) {
     ContinuousResult body_ccd, self_ccd;
     const ProximityMesh body_mesh{body.mesh.V, body.mesh.F, body_topo, body_bvh};
     const double refit = median_ms(reps, [&] { refit_inflated(cloth_bvh, x1, F, extra); });
-    const double t_body = median_ms(reps, [&] {
+    auto reps_of = [&](const char* name) { return only.empty() || only == name ? reps : 0; };
+    const double t_body = median_ms(reps_of("body_proximity"), [&] {
       body_prox = proximity(ProximityMesh{x1, F, cloth_topo, cloth_bvh}, body_mesh,
                             ProximityReach{2.5e-3, 2.5e-3, 2.5e-3, &extra});
     });
     cloth_bvh.refit(x1, F);
-    const double t_self = median_ms(reps, [&] { self_prox = self_proximity(ProximityMesh{x1, F, cloth_topo, cloth_bvh}, 3e-3); });
+    const double t_self = median_ms(reps_of("self_proximity"), [&] { self_prox = self_proximity(ProximityMesh{x1, F, cloth_topo, cloth_bvh}, 3e-3); });
     refit_swept(swept_bvh, x0, x1, F);
     const MovingMesh moving{x0, x1, F, cloth_topo, swept_bvh};
     const MovingMesh body_static{body.mesh.V, body.mesh.V, body.mesh.F, body_topo, body_bvh};
-    const double t_body_ccd = median_ms(reps, [&] { body_ccd = continuous_collisions(moving, body_static); });
-    const double t_self_ccd = median_ms(reps, [&] { self_ccd = continuous_self_collisions(moving); });
+    const double t_body_ccd = median_ms(reps_of("body_ccd"), [&] { body_ccd = continuous_collisions(moving, body_static); });
+    const double t_self_ccd = median_ms(reps_of("self_ccd"), [&] { self_ccd = continuous_self_collisions(moving); });
 
     nlohmann::json j;
     j["cloth"] = {{"vertices", cloth.num_vertices()}, {"triangles", cloth.num_triangles()}, {"welded", welded}};

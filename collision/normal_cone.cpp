@@ -80,8 +80,9 @@ namespace {
 // time of the motion: each point of a projected edge moves at most as far as the farther of its
 // ends (a convex combination of their motions), so two edges whose distance at the start exceeds
 // the sum of those motions stay apart.
+// With gap > 0, non-adjacent edges must moreover be more than gap apart (in the projection).
 bool simple_projected_loop(ConstRef<Points3> V, const Points3* V1, const std::vector<std::array<int, 2>>& contour,
-                           const Vec3& axis, int max_contour_edges) {
+                           const Vec3& axis, int max_contour_edges, double gap = 0) {
   if (contour.empty() || static_cast<int>(contour.size()) > max_contour_edges) return false;
   // One closed loop: every contour vertex has degree 2 and a walk visits every edge.
   std::vector<std::pair<int, int>> incid;  // (vertex, edge)
@@ -121,7 +122,7 @@ bool simple_projected_loop(ConstRef<Points3> V, const Points3* V1, const std::ve
   es.reserve(contour.size());
   for (const auto& c : contour) {
     const double x0 = p2(c[0]).x(), x1 = p2(c[1]).x();
-    const double reach = std::max(moved(c[0]), moved(c[1]));
+    const double reach = std::max(moved(c[0]), moved(c[1])) + 0.5 * gap;
     es.push_back({c[0], c[1], std::min(x0, x1) - reach, std::max(x0, x1) + reach, reach});
   }
   std::sort(es.begin(), es.end(), [](const Edge2& a, const Edge2& b) { return a.xmin < b.xmin; });
@@ -131,7 +132,7 @@ bool simple_projected_loop(ConstRef<Points3> V, const Points3* V1, const std::ve
       if (a.v0 == b.v0 || a.v0 == b.v1 || a.v1 == b.v0 || a.v1 == b.v1) continue;
       const Vec3 pa(p2(a.v0).x(), p2(a.v0).y(), 0), qa(p2(a.v1).x(), p2(a.v1).y(), 0);
       const Vec3 pb(p2(b.v0).x(), p2(b.v0).y(), 0), qb(p2(b.v1).x(), p2(b.v1).y(), 0);
-      if (!V1) {
+      if (!V1 && gap == 0) {
         if (segment_segment_intersect(pa, qa, pb, qb)) return false;
         continue;
       }
@@ -189,7 +190,8 @@ namespace {
 
 // contour_is_simple with the mesh's edge ids; with V1, over the linear motion from V to V1.
 bool contour_is_simple_topo(ConstRef<Points3> V, const Points3* V1, ConstRef<Triangles> F, const int* tris,
-                            int n, const Vec3& axis, const MeshTopology& topo, int max_contour_edges) {
+                            int n, const Vec3& axis, const MeshTopology& topo, int max_contour_edges,
+                            double gap = 0) {
   // O(n) with the mesh's edge ids: per edge, the first region triangle using it (-1 unseen,
   // -2 two triangles). A per-thread scratch array, reset before returning.
   thread_local std::vector<int> first;
@@ -225,7 +227,7 @@ bool contour_is_simple_topo(ConstRef<Points3> V, const Points3* V1, ConstRef<Tri
   if (!manifold) return false;
   for (int i = 1; i < n; ++i)
     if (find(i) != find(0)) return false;  // not connected
-  return simple_projected_loop(V, V1, contour, axis, max_contour_edges);
+  return simple_projected_loop(V, V1, contour, axis, max_contour_edges, gap);
 }
 
 }  // namespace
@@ -238,6 +240,39 @@ bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tr
 bool swept_contour_is_simple(const Points3& V0, const Points3& V1, ConstRef<Triangles> F, const int* tris, int n,
                              const Vec3& axis, const MeshTopology& topo, int max_contour_edges) {
   return contour_is_simple_topo(V0, &V1, F, tris, n, axis, topo, max_contour_edges);
+}
+
+std::vector<TriangleShape> triangle_shapes(ConstRef<Points3> V, ConstRef<Triangles> F) {
+  std::vector<TriangleShape> shapes(static_cast<std::size_t>(F.rows()));
+  parallel_for(shapes.size(), [&](std::size_t t) {
+    const int i = static_cast<int>(t);
+    const Vec3 a = V.row(F(i, 0)), b = V.row(F(i, 1)), c = V.row(F(i, 2));
+    shapes[t].normal = (b - a).cross(c - a);
+    shapes[t].longest_edge = std::sqrt(std::max({(b - a).squaredNorm(), (c - b).squaredNorm(), (a - c).squaredNorm()}));
+  }, 2048);
+  return shapes;
+}
+
+bool region_pairs_farther_than(ConstRef<Points3> V, ConstRef<Triangles> F, const std::vector<TriangleShape>& shapes,
+                               const int* tris, int n, double d, const MeshTopology& topo, int max_contour_edges) {
+  // Seen along an axis, a triangle whose normal N makes an angle φ with it keeps at least
+  // cos φ of each altitude: projected altitude >= 2 area cos φ / longest edge = N·axis / longest
+  // edge. When every projected altitude is at least d and the projected contour is simple with
+  // non-adjacent edges more than d apart, the region is a height field (so 3D distances are at
+  // least the projected ones) whose projected vertex–triangle and edge–edge pairs, incident
+  // ones left out, are at least d apart: the segment from a vertex to its closest point on a
+  // triangle not using it leaves the vertex's fan across an opposite edge (at least an
+  // altitude away) or leaves the region and comes back across a contour edge not adjacent to
+  // one of the vertex's own; two edges without a common vertex are closest at an end of one.
+  Vec3 axis = Vec3::Zero();
+  for (int i = 0; i < n; ++i) axis += shapes[tris[i]].normal;
+  if (axis.squaredNorm() == 0) return false;
+  axis.normalize();
+  for (int i = 0; i < n; ++i) {
+    const TriangleShape& s = shapes[tris[i]];
+    if (!(s.normal.dot(axis) > d * s.longest_edge * (1 + 1e-9))) return false;
+  }
+  return contour_is_simple_topo(V, nullptr, F, tris, n, axis, topo, max_contour_edges, d);
 }
 
 std::vector<SweptNormal> swept_normals(const Points3& V0, const Points3& V1, ConstRef<Triangles> F) {

@@ -37,6 +37,20 @@ bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tr
 bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tris, int n,
                        const Vec3& axis, const MeshTopology& topo, int max_contour_edges = 4096);
 
+/// For self proximity: true when no vertex of the region tris[0..n) is closer than d to a region
+/// triangle not using it and no two region edges without a common vertex are closer than d.
+/// Sufficient test: seen along the axis of the summed normals, every triangle keeps altitudes of
+/// at least d (N·axis >= d × longest edge, N the normal of length twice the area) and the
+/// contour is simple with non-adjacent edges more than d apart. `shapes` from triangle_shapes.
+struct TriangleShape {
+  Vec3 normal = Vec3::Zero();  ///< (b − a) × (c − a)
+  double longest_edge = 0;
+};
+std::vector<TriangleShape> triangle_shapes(ConstRef<Points3> V, ConstRef<Triangles> F);
+bool region_pairs_farther_than(ConstRef<Points3> V, ConstRef<Triangles> F, const std::vector<TriangleShape>& shapes,
+                               const int* tris, int n, double d, const MeshTopology& topo,
+                               int max_contour_edges = 4096);
+
 /// The same tests over a linear motion from V0 to V1, for continuous self collisions: a connected
 /// region whose normals stay within a cone below 90° and whose projected contour never touches
 /// itself during the motion cannot collide with itself in it [Volino & Magnenat-Thalmann 1994;

@@ -230,12 +230,24 @@ ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const 
   return gather(outs);
 }
 
-ProximityResult self_proximity(const ProximityMesh& M, double d) {
+ProximityResult self_proximity(const ProximityMesh& M, double d, bool normal_cones) {
   check_margin(d, "self_proximity");
+  // Regions flat enough for their pairs to be at least d apart are skipped (see
+  // region_pairs_farther_than).
+  const std::vector<TriangleShape> shapes = normal_cones ? triangle_shapes(M.V, M.F) : std::vector<TriangleShape>{};
+  const auto& nodes = M.bvh.nodes();
+  const int* prims = M.bvh.primitives().data();
+  auto cull = [&](int node) {
+    if (!normal_cones) return false;
+    const auto& nd = nodes[node];
+    return region_pairs_farther_than(M.V, M.F, shapes, prims + nd.begin, nd.end - nd.begin, d, M.topo);
+  };
   auto outs = pair_traversal<ProxOut>(
-      M.bvh, M.bvh, d, true, [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
+      M.bvh, M.bvh, d, true,
+      [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
         proximity_leaf(M, M, true, i, j, box_i, box_j, ProximityReach{d, d, d}, out);
-      });
+      },
+      cull);
   return gather(outs);
 }
 

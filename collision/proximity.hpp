@@ -81,7 +81,9 @@ void refit_inflated(Bvh<Aabb>& bvh, ConstRef<Points3> V, ConstRef<Triangles> F, 
 
 /// All pairs of one mesh closer than d, excluding a vertex against a triangle that uses it and
 /// edges that share a vertex.
-ProximityResult self_proximity(const ProximityMesh& M, double d);
+/// Regions that are height fields with every such pair at least d apart (see
+/// region_pairs_farther_than) are skipped unless `normal_cones` is false: the same result.
+ProximityResult self_proximity(const ProximityMesh& M, double d, bool normal_cones = true);
 
 /// The pairs of `candidates` (from self_proximity at a larger distance, on earlier positions)
 /// closer than d at M's positions now, in the same order, without a traversal: for repeated

@@ -237,3 +237,65 @@ TEST(Proximity, RejectsNegativeDistance) {
   const Bvh<Aabb> b(m.V, m.F);
   EXPECT_THROW(self_proximity({m.V, m.F, t, b}, -1.0), InputError);
 }
+
+namespace {
+
+// A flat ring (radii 3 and 4 cm, normals +z) cut open by a gap of `gap` metres at mid radius:
+// fat triangles (about 9 × 10 mm), whose two ends face each other across the gap.
+TriMesh cut_ring(double gap, int segments) {
+  const double r0 = 0.03, r1 = 0.04, span = 2 * std::acos(-1.0) - gap / 0.035;
+  TriMesh m;
+  m.V.resize(2 * (segments + 1), 3);
+  for (int i = 0; i <= segments; ++i) {
+    const double th = span * i / segments;
+    m.V.row(2 * i) << r0 * std::cos(th), r0 * std::sin(th), 0;
+    m.V.row(2 * i + 1) << r1 * std::cos(th), r1 * std::sin(th), 0;
+  }
+  m.F.resize(2 * segments, 3);
+  for (int i = 0; i < segments; ++i) {
+    const int a = 2 * i, b = a + 1, c = a + 2, e = a + 3;
+    m.F.row(2 * i) << a, b, e;
+    m.F.row(2 * i + 1) << a, e, c;
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST(Proximity, SelfCullingKeepsThePairsOfFlatRegions) {
+  // The culling of flat regions (region_pairs_farther_than) finds exactly the brute-force pairs
+  // where a flat region has some closer than d: across a narrow gap between fat triangles (its
+  // contour is simple, but two contour edges are closer than d) and beside a sliver (a vertex
+  // 1 mm from the far side of its neighbour, the contour's edges all far apart).
+  const double d = 3e-3;
+  auto check = [&](const TriMesh& m, const char* what) {
+    const MeshTopology t = MeshTopology::build(m.F, static_cast<int>(m.V.rows()));
+    const Bvh<Aabb> b(m.V, m.F);
+    const ProximityMesh M{m.V, m.F, t, b};
+    const ProximityResult ref = self_proximity_brute_force(M, d);
+    EXPECT_GT(ref.vertex_triangle.size() + ref.edge_edge.size(), 0u) << what;
+    SCOPED_TRACE(what);
+    expect_same(self_proximity(M, d), ref);
+    expect_same(self_proximity(M, d, false), ref);
+  };
+  check(cut_ring(2e-3, 24), "a ring cut open by 2 mm");
+  TriMesh sliver;
+  sliver.V.resize(4, 3);
+  sliver.V << 0, 0, 0, 0.02, 0, 0, 0.01, 0.001, 0, 0.01, -0.01, 0;  // a, b, c 1 mm over ab, e below
+  sliver.F.resize(2, 3);
+  sliver.F << 0, 1, 2, 0, 3, 1;
+  check(sliver, "a sliver beside a fat triangle");
+  // A wavy sheet with a flap folded 5 mm over it (the pairs across the fold) at 1 cm.
+  TriMesh folded = test::grid(16, 1.0, 0.0, 0.0, 1);
+  for (Eigen::Index i = 0; i < folded.V.rows(); ++i) {
+    const double x = folded.V(i, 0), z = folded.V(i, 2);
+    folded.V(i, 1) = 0.02 * std::sin(9 * x) * std::cos(7 * z);
+    if (x > 0.2) folded.V.row(i) << 0.4 - x, 0.005, z;
+  }
+  const MeshTopology t = MeshTopology::build(folded.F, static_cast<int>(folded.V.rows()));
+  const Bvh<Aabb> b(folded.V, folded.F);
+  const ProximityMesh M{folded.V, folded.F, t, b};
+  const ProximityResult ref = self_proximity_brute_force(M, 0.01);
+  EXPECT_GT(ref.vertex_triangle.size(), 10u);
+  expect_same(self_proximity(M, 0.01), ref);
+}
