@@ -52,13 +52,15 @@ int main(int argc, char** argv) {
   int reps = 21, threads = 1;
   double move_mm = 0.5;
   std::string only;
+  double skin_mm = 1.0;
   app.add_option("cloth", cloth_path, "draped garment (OBJ)")->required();
   app.add_option("body", body_path, "the body it was draped on")->required();
   app.add_option("--reps", reps, "runs per query (median)")->check(CLI::PositiveNumber);
   app.add_option("--threads", threads, "threads")->check(CLI::PositiveNumber);
   app.add_option("--move-mm", move_mm, "largest displacement of a vertex in the step (mm)")->check(CLI::NonNegativeNumber);
   app.add_option("--only", only, "run only this query (for a profiler)")
-      ->check(CLI::IsMember({"body_proximity", "self_proximity", "body_ccd", "self_ccd"}));
+      ->check(CLI::IsMember({"body_proximity", "self_proximity", "body_ccd", "self_ccd", "walk"}));
+  app.add_option("--skin-mm", skin_mm, "the walk's LeafPairCache skin (mm)")->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
   try {
     set_num_threads(threads);
@@ -102,7 +104,59 @@ int main(int argc, char** argv) {
     const double t_body_ccd = median_ms(reps_of("body_ccd"), [&] { body_ccd = continuous_collisions(moving, body_static); });
     const double t_self_ccd = median_ms(reps_of("self_ccd"), [&] { self_ccd = continuous_self_collisions(moving); });
 
+    // A walk: `reps` steps of the displacement field, each query on the body with and without
+    // remembered leaf pairs (LeafPairCache, skin --skin-mm) at every step, both timed, their
+    // results compared.
+    std::vector<double> walk_plain, walk_cached, walk_ccd_plain, walk_ccd_cached;
+    bool walk_same = true;
+    LeafPairCache prox_cache(1e-3 * skin_mm), ccd_cache(1e-3 * skin_mm);
+    if (only.empty() || only == "walk") {
+      auto ms = [](Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); };
+      for (int k = 0; k < reps; ++k) {
+        const Points3 xa = x0 + k * (x1 - x0), xb = x0 + (k + 1) * (x1 - x0);
+        const Eigen::VectorXd step = (xb - xa).rowwise().norm();
+        refit_inflated(cloth_bvh, xb, F, step);
+        const ProximityMesh cloth_k{xb, F, cloth_topo, cloth_bvh};
+        const ProximityReach reach{2.5e-3, 2.5e-3, 2.5e-3, &step};
+        auto t0 = Clock::now();
+        const ProximityResult plain = proximity(cloth_k, body_mesh, reach);
+        walk_plain.push_back(ms(t0));
+        t0 = Clock::now();
+        const ProximityResult cached = proximity(cloth_k, body_mesh, reach, prox_cache);
+        walk_cached.push_back(ms(t0));
+        walk_same = walk_same && plain.vertex_triangle.size() == cached.vertex_triangle.size() &&
+                    plain.triangle_vertex.size() == cached.triangle_vertex.size() &&
+                    plain.edge_edge.size() == cached.edge_edge.size();
+        for (std::size_t h = 0; walk_same && h < plain.vertex_triangle.size(); ++h)
+          walk_same = plain.vertex_triangle[h].vertex == cached.vertex_triangle[h].vertex &&
+                      plain.vertex_triangle[h].triangle == cached.vertex_triangle[h].triangle &&
+                      plain.vertex_triangle[h].distance == cached.vertex_triangle[h].distance;
+        refit_swept(swept_bvh, xa, xb, F);
+        const MovingMesh moving_k{xa, xb, F, cloth_topo, swept_bvh};
+        t0 = Clock::now();
+        const ContinuousResult ccd_plain = continuous_collisions(moving_k, body_static);
+        walk_ccd_plain.push_back(ms(t0));
+        t0 = Clock::now();
+        const ContinuousResult ccd_cached = continuous_collisions(moving_k, body_static, 1e-9, ccd_cache);
+        walk_ccd_cached.push_back(ms(t0));
+        walk_same = walk_same && ccd_plain.vertex_face.size() == ccd_cached.vertex_face.size() &&
+                    ccd_plain.face_vertex.size() == ccd_cached.face_vertex.size() &&
+                    ccd_plain.edge_edge.size() == ccd_cached.edge_edge.size();
+      }
+    }
+    auto median = [](std::vector<double> v) {
+      if (v.empty()) return 0.0;
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+
     nlohmann::json j;
+    j["walk"] = {{"body_proximity_ms", median(walk_plain)},
+                 {"body_proximity_cached_ms", median(walk_cached)},
+                 {"body_ccd_ms", median(walk_ccd_plain)},
+                 {"body_ccd_cached_ms", median(walk_ccd_cached)},
+                 {"lookups_per_step", static_cast<double>(prox_cache.lookups() + ccd_cache.lookups()) / std::max(1, 2 * reps)},
+                 {"same_results", walk_same}};
     j["cloth"] = {{"vertices", cloth.num_vertices()}, {"triangles", cloth.num_triangles()}, {"welded", welded}};
     j["body_triangles"] = body.mesh.num_triangles();
     j["threads"] = threads;

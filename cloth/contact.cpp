@@ -37,6 +37,9 @@ struct Contact::Impl {
   Triangles cloth_F;
   collision::MeshTopology cloth_topo;
   Bvh<Aabb> cloth_bvh, swept_bvh;
+  // The pairs of cloth and body leaves of the body queries, remembered between steps (cleared
+  // when the body changes): proximity (cloth_bvh) and continuous (swept_bvh).
+  collision::LeafPairCache body_pairs{1e-3}, body_swept_pairs{1e-3};
   // Sewing.
   Segments seams;                         // |S|×2 particle pairs
   std::vector<char> seam_closed;          // |S|
@@ -357,6 +360,8 @@ void Contact::set_body_growth(double s) {
   m.growth = std::clamp(s, 0.0, 1.0);
   m.body_V = m.body_full + (1 - m.growth) * m.body_inset;
   m.body_bvh.refit(m.body_V, m.body_F);
+  m.body_pairs.clear();
+  m.body_swept_pairs.clear();
   m.compute_body_normals();
 }
 
@@ -487,7 +492,8 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     // (only those nearer are used below).
     collision::ProximityResult prox = collision::proximity(
         cloth, body,
-        collision::ProximityReach{s.thickness, s.thickness, penalty ? s.thickness : 0.0, &m.reach_extra});
+        collision::ProximityReach{s.thickness, s.thickness, penalty ? s.thickness : 0.0, &m.reach_extra},
+        m.body_pairs);
     m.filter(prox);
     // Cloth vertices near body triangles: the closest hit per vertex decides.
     for (const std::size_t best : closest_per_vertex(prox.vertex_triangle)) {
@@ -744,7 +750,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
     const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh};
     std::vector<int> involved;
-    collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
+    collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving, 1e-9, m.body_swept_pairs);
     m.filter(body_hits);
     // A cloth vertex, edge or triangle that would pass through the body goes back to where it
     // was, keeping the part of its velocity along the body (the face's, edge's or vertex's
@@ -856,7 +862,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
     hold_closed_pairs(true);
     collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
     const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh};
-    collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving);
+    collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving, 1e-9, m.body_swept_pairs);
     m.filter(body_hits);
     bool clear = body_hits.vertex_face.empty() && body_hits.face_vertex.empty() && body_hits.edge_edge.empty();
     if (clear && s.self_collision) {

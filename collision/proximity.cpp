@@ -80,6 +80,68 @@ std::vector<Out> pair_traversal(const Bvh<Aabb>& A, const Bvh<Aabb>& B, double m
   return detail::depth_first_tasks<Out>(NodePair{0, 0}, expand);
 }
 
+// The pairs of leaves of pair_traversal (A moving, B static, no self) from the remembered lists
+// of `cache`: a leaf of A whose box left its grown box, or asked with a larger margin, looks its
+// B leaves up again (one box down B's tree, with the grown box); then every remembered pair
+// whose boxes are within margin is handed to leaf, as the traversal does. Parallel over fixed
+// chunks of A's leaves, one output per chunk.
+template <class Out, class Leaf>
+std::vector<Out> cached_pair_traversal(const Bvh<Aabb>& A, const Bvh<Aabb>& B, double margin,
+                                       LeafPairCache& cache, Leaf&& leaf) {
+  if (A.empty() || B.empty()) return {};
+  const auto& an = A.nodes();
+  const auto& bn = B.nodes();
+  if (cache.a_tree_ != &A || cache.b_tree_ != &B) cache.clear();
+  if (cache.leaves_.empty()) {
+    for (int i = 0; i < static_cast<int>(an.size()); ++i)
+      if (an[i].is_leaf()) cache.leaves_.push_back({i, Aabb{}, -1.0, {}});
+    cache.a_tree_ = &A;
+    cache.b_tree_ = &B;
+  }
+  constexpr std::size_t kChunk = 64;
+  const std::size_t num_leaves = cache.leaves_.size();
+  const std::size_t chunks = (num_leaves + kChunk - 1) / kChunk;
+  std::vector<Out> outs(chunks);
+  std::vector<long long> lookups(chunks, 0);
+  const double skin = cache.skin();
+  parallel_for(
+      chunks,
+      [&](std::size_t c) {
+        std::vector<int> stack;
+        for (std::size_t l = c * kChunk; l < std::min(num_leaves, (c + 1) * kChunk); ++l) {
+          LeafPairCache::Leaf& lf = cache.leaves_[l];
+          const auto& na = an[lf.node];
+          if (!(margin <= lf.margin && lf.grown.contains(na.bv))) {
+            ++lookups[c];
+            lf.grown = Aabb{Vec3(na.bv.lo.array() - skin), Vec3(na.bv.hi.array() + skin)};
+            lf.margin = margin;
+            lf.b_leaves.clear();
+            stack.assign(1, 0);
+            while (!stack.empty()) {
+              const int b = stack.back();
+              stack.pop_back();
+              if (!overlap(lf.grown, bn[b].bv, margin)) continue;
+              if (bn[b].is_leaf()) {
+                lf.b_leaves.push_back(b);
+              } else {
+                stack.push_back(bn[b].right);
+                stack.push_back(b + 1);
+              }
+            }
+          }
+          for (const int b : lf.b_leaves) {
+            const auto& nb = bn[b];
+            if (!overlap(na.bv, nb.bv, margin)) continue;
+            for (int p = na.begin; p < na.end; ++p)
+              for (int q = nb.begin; q < nb.end; ++q) leaf(A.primitives()[p], B.primitives()[q], na.bv, nb.bv, outs[c]);
+          }
+        }
+      },
+      2);
+  for (long long n : lookups) cache.lookups_ += n;
+  return outs;
+}
+
 bool vertex_in_triangle(const Triangles& F, int v, int t) {
   return F(t, 0) == v || F(t, 1) == v || F(t, 2) == v;
 }
@@ -227,6 +289,17 @@ ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const 
                                       [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
                                         proximity_leaf(A, B, false, i, j, box_i, box_j, reach, out);
                                       });
+  return gather(outs);
+}
+
+ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const ProximityReach& reach,
+                          LeafPairCache& cache) {
+  check_reach(reach, A, "proximity");
+  const double margin = std::max({reach.a_vertices, reach.b_vertices, reach.edges});
+  auto outs = cached_pair_traversal<ProxOut>(A.bvh, B.bvh, margin, cache,
+                                             [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
+                                               proximity_leaf(A, B, false, i, j, box_i, box_j, reach, out);
+                                             });
   return gather(outs);
 }
 
@@ -423,6 +496,15 @@ ContinuousResult continuous_collisions(const MovingMesh& A, const MovingMesh& B,
                                      [&](int i, int j, const Aabb& box_i, const Aabb& box_j, CcdOut& out) {
                                        ccd_leaf(A, B, false, i, j, box_i, box_j, eta, out);
                                      });
+  return gather(outs);
+}
+
+ContinuousResult continuous_collisions(const MovingMesh& A, const MovingMesh& B, double eta, LeafPairCache& cache) {
+  check_margin(eta, "continuous_collisions");
+  auto outs = cached_pair_traversal<CcdOut>(A.swept_bvh, B.swept_bvh, eta, cache,
+                                            [&](int i, int j, const Aabb& box_i, const Aabb& box_j, CcdOut& out) {
+                                              ccd_leaf(A, B, false, i, j, box_i, box_j, eta, out);
+                                            });
   return gather(outs);
 }
 

@@ -99,6 +99,40 @@ ProximityResult self_proximity_brute_force(const ProximityMesh& M, double d);
 
 // ---- continuous ----
 
+/// Pairs of leaves of a moving mesh A and a static mesh B remembered between calls (Verlet
+/// lists with a skin [Verlet 1967], per leaf of A): each leaf of A keeps the leaves of B within
+/// the query's margin of its box grown by `skin`, and looks them up again in B's tree only when
+/// its box has left that grown box or the margin has grown. Between lookups a query tests only
+/// the remembered pairs, with the same box test as the traversal, so it finds the same pairs.
+/// Call clear() when B moves or either tree is rebuilt; one cache per kind of query.
+class LeafPairCache {
+ public:
+  explicit LeafPairCache(double skin = 1e-3) : skin_(skin) {}
+  void clear() { leaves_.clear(); }
+  double skin() const { return skin_; }
+  long long lookups() const { return lookups_; }  ///< leaves of A looked up again, in all calls
+
+  // Internal state, used by the queries.
+  struct Leaf {
+    int node = 0;        ///< node of A's tree
+    Aabb grown;          ///< its box when looked up, grown by the skin
+    double margin = -1;  ///< the margin it was looked up with
+    std::vector<int> b_leaves;
+  };
+  std::vector<Leaf> leaves_;
+  const void* a_tree_ = nullptr;
+  const void* b_tree_ = nullptr;
+  long long lookups_ = 0;
+
+ private:
+  double skin_;
+};
+
+/// proximity() and continuous_collisions() with B static (its tree and vertices unchanged since
+/// the cache was cleared) and the pairs of leaves remembered in `cache`: the same results.
+ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const ProximityReach& reach,
+                          LeafPairCache& cache);
+
 /// A mesh moving linearly from V0 to V1 with a swept tree (build on V0, then refit_swept(V0, V1)).
 /// A static mesh passes the same Points3 as V0 and V1 (the queries then also cull by its planes).
 struct MovingMesh {
@@ -134,6 +168,7 @@ struct ContinuousResult {
 /// Every vertex–face and edge–edge pair that comes within eta during the motion, with its
 /// time of impact [Bridson, Fedkiw & Anderson 2002].
 ContinuousResult continuous_collisions(const MovingMesh& A, const MovingMesh& B, double eta = 1e-9);
+ContinuousResult continuous_collisions(const MovingMesh& A, const MovingMesh& B, double eta, LeafPairCache& cache);
 /// Self: regions that cannot touch themselves during the motion (normal cones and contours over
 /// the motion, see swept_cone_axis) are skipped unless `normal_cones` is false. What they skip is
 /// only pairs that come within eta without ever touching.

@@ -299,3 +299,54 @@ TEST(Proximity, SelfCullingKeepsThePairsOfFlatRegions) {
   EXPECT_GT(ref.vertex_triangle.size(), 10u);
   expect_same(self_proximity(M, 0.01), ref);
 }
+
+TEST(Proximity, RememberedLeafPairsFindTheSamePairsAsTheTraversal) {
+  // A sheet sinking onto a sphere in steps of up to 4 mm (some leaves move past the 1 mm skin,
+  // some do not), the reach growing and shrinking: at every step, proximity and continuous
+  // collisions with a LeafPairCache find what they find without, impact times included.
+  const SheetOverSphere scene;
+  const TriMesh& body = scene.body;
+  const MeshTopology tb = MeshTopology::build(body.F, static_cast<int>(body.V.rows()));
+  const MeshTopology tc = MeshTopology::build(scene.cloth.F, static_cast<int>(scene.cloth.V.rows()));
+  for (int leaf : {1, 4}) {
+    const Bvh<Aabb> bb(body.V, body.F, BvhConfig{leaf});
+    Bvh<Aabb> bc(scene.cloth.V, scene.cloth.F, BvhConfig{leaf}), swept(scene.cloth.V, scene.cloth.F, BvhConfig{leaf});
+    LeafPairCache near_pairs(1e-3), swept_pairs(1e-3);
+    Points3 x = scene.cloth.V;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> U(0, 1);
+    long long found = 0, impacts = 0;
+    for (int step = 0; step < 12; ++step) {
+      Points3 next = x;
+      for (Eigen::Index i = 0; i < next.rows(); ++i) next(i, 1) -= (step % 3 == 2 ? 4e-3 : 5e-4) * U(rng);
+      const Eigen::VectorXd extra = (next - x).rowwise().norm();
+      refit_inflated(bc, next, scene.cloth.F, extra);
+      const ProximityMesh C{next, scene.cloth.F, tc, bc}, B{body.V, body.F, tb, bb};
+      const double d = step % 2 ? 0.02 : 0.01;
+      const ProximityReach reach{d, 0.5 * d, 0.5 * d, &extra};
+      const ProximityResult ref = proximity(C, B, reach);
+      expect_same(proximity(C, B, reach, near_pairs), ref);
+      found += static_cast<long long>(ref.vertex_triangle.size() + ref.edge_edge.size());
+      refit_swept(swept, x, next, scene.cloth.F);
+      const MovingMesh moving{x, next, scene.cloth.F, tc, swept}, still{body.V, body.V, body.F, tb, bb};
+      const ContinuousResult ccd = continuous_collisions(moving, still);
+      const ContinuousResult cached = continuous_collisions(moving, still, 1e-9, swept_pairs);
+      ASSERT_EQ(ccd.vertex_face.size(), cached.vertex_face.size());
+      for (std::size_t h = 0; h < ccd.vertex_face.size(); ++h) {
+        EXPECT_EQ(ccd.vertex_face[h].vertex, cached.vertex_face[h].vertex);
+        EXPECT_EQ(ccd.vertex_face[h].triangle, cached.vertex_face[h].triangle);
+        EXPECT_EQ(ccd.vertex_face[h].impact.toi, cached.vertex_face[h].impact.toi);
+      }
+      EXPECT_EQ(ccd.face_vertex.size(), cached.face_vertex.size());
+      EXPECT_EQ(ccd.edge_edge.size(), cached.edge_edge.size());
+      impacts += static_cast<long long>(ccd.vertex_face.size() + ccd.face_vertex.size() + ccd.edge_edge.size());
+      x = next;
+    }
+    EXPECT_GT(found, 100) << leaf;
+    EXPECT_GT(impacts, 0) << leaf;
+    // Some leaves kept their pairs between steps, others looked theirs up again.
+    const long long leaves = static_cast<long long>(near_pairs.leaves_.size());
+    EXPECT_GT(near_pairs.lookups(), leaves) << leaf;
+    EXPECT_LT(near_pairs.lookups(), 12 * leaves) << leaf;
+  }
+}
