@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
     cloth_bvh.build(x0, F);
     swept_bvh.build(x0, F);
     const Eigen::VectorXd extra = (x1 - x0).rowwise().norm();
+    const NodeContours cloth_contours(cloth_bvh, F, cloth_topo), swept_contours(swept_bvh, F, cloth_topo);
 
     ProximityResult body_prox, self_prox;
     ContinuousResult body_ccd, self_ccd;
@@ -97,9 +98,9 @@ int main(int argc, char** argv) {
                             ProximityReach{2.5e-3, 2.5e-3, 2.5e-3, &extra});
     });
     cloth_bvh.refit(x1, F);
-    const double t_self = median_ms(reps_of("self_proximity"), [&] { self_prox = self_proximity(ProximityMesh{x1, F, cloth_topo, cloth_bvh}, 3e-3); });
+    const double t_self = median_ms(reps_of("self_proximity"), [&] { self_prox = self_proximity(ProximityMesh{x1, F, cloth_topo, cloth_bvh, &cloth_contours}, 3e-3); });
     refit_swept(swept_bvh, x0, x1, F);
-    const MovingMesh moving{x0, x1, F, cloth_topo, swept_bvh};
+    const MovingMesh moving{x0, x1, F, cloth_topo, swept_bvh, &swept_contours};
     const MovingMesh body_static{body.mesh.V, body.mesh.V, body.mesh.F, body_topo, body_bvh};
     const double t_body_ccd = median_ms(reps_of("body_ccd"), [&] { body_ccd = continuous_collisions(moving, body_static); });
     const double t_self_ccd = median_ms(reps_of("self_ccd"), [&] { self_ccd = continuous_self_collisions(moving); });

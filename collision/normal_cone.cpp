@@ -74,17 +74,9 @@ std::vector<NormalCone> normal_cones(const Bvh<BV>& bvh, ConstRef<Points3> V, Co
 
 namespace {
 
-// The contour must be one closed loop whose projection on the plane orthogonal to `axis` has no
-// two non-adjacent edges touching (sweep over x-intervals).
-// With V1 (the contour moving linearly from V to V1), no two non-adjacent edges may touch at any
-// time of the motion: each point of a projected edge moves at most as far as the farther of its
-// ends (a convex combination of their motions), so two edges whose distance at the start exceeds
-// the sum of those motions stay apart.
-// With gap > 0, non-adjacent edges must moreover be more than gap apart (in the projection).
-bool simple_projected_loop(ConstRef<Points3> V, const Points3* V1, const std::vector<std::array<int, 2>>& contour,
-                           const Vec3& axis, int max_contour_edges, double gap = 0) {
+// One closed loop: every contour vertex has degree 2 and a walk visits every edge.
+bool one_loop(const Contour& contour, int max_contour_edges) {
   if (contour.empty() || static_cast<int>(contour.size()) > max_contour_edges) return false;
-  // One closed loop: every contour vertex has degree 2 and a walk visits every edge.
   std::vector<std::pair<int, int>> incid;  // (vertex, edge)
   for (int e = 0; e < static_cast<int>(contour.size()); ++e) {
     incid.push_back({contour[e][0], e});
@@ -95,19 +87,30 @@ bool simple_projected_loop(ConstRef<Points3> V, const Points3* V1, const std::ve
     if (i + 1 >= incid.size() || incid[i].first != incid[i + 1].first ||
         (i + 2 < incid.size() && incid[i + 2].first == incid[i].first))
       return false;
-  {
-    auto other_edge = [&](int v, int e) {
-      const auto it = std::lower_bound(incid.begin(), incid.end(), std::make_pair(v, -1));
-      return it->second == e ? (it + 1)->second : it->second;
-    };
-    int e = 0, v = contour[0][1], steps = 1;
-    while (v != contour[0][0]) {
-      e = other_edge(v, e);
-      v = contour[e][0] == v ? contour[e][1] : contour[e][0];
-      if (++steps > static_cast<int>(contour.size())) return false;
-    }
-    if (steps != static_cast<int>(contour.size())) return false;  // several loops
+  auto other_edge = [&](int v, int e) {
+    const auto it = std::lower_bound(incid.begin(), incid.end(), std::make_pair(v, -1));
+    return it->second == e ? (it + 1)->second : it->second;
+  };
+  int e = 0, v = contour[0][1], steps = 1;
+  while (v != contour[0][0]) {
+    e = other_edge(v, e);
+    v = contour[e][0] == v ? contour[e][1] : contour[e][0];
+    if (++steps > static_cast<int>(contour.size())) return false;
   }
+  return steps == static_cast<int>(contour.size());  // else several loops
+}
+
+}  // namespace
+
+// The loop's projection on the plane orthogonal to `axis` has no two non-adjacent edges
+// touching (sweep over x-intervals).
+// With V1 (the contour moving linearly from V to V1), no two non-adjacent edges may touch at any
+// time of the motion: each point of a projected edge moves at most as far as the farther of its
+// ends (a convex combination of their motions), so two edges whose distance at the start exceeds
+// the sum of those motions stay apart.
+// With gap > 0, non-adjacent edges must moreover be more than gap apart (in the projection).
+bool projected_contour_clear(ConstRef<Points3> V, const Points3* V1, const Contour& contour, const Vec3& axis,
+                             double gap) {
   // Project on the plane orthogonal to the axis and look for touching non-adjacent edges
   // (sweep over x-intervals).
   const Vec3 u = axis.unitOrthogonal(), w = axis.cross(u);
@@ -145,6 +148,13 @@ bool simple_projected_loop(ConstRef<Points3> V, const Points3* V1, const std::ve
       if (!(gap > a.reach + b.reach + 1e-9 * scale)) return false;
     }
   return true;
+}
+
+namespace {
+
+bool simple_projected_loop(ConstRef<Points3> V, const Points3* V1, const Contour& contour, const Vec3& axis,
+                           int max_contour_edges, double gap = 0) {
+  return one_loop(contour, max_contour_edges) && projected_contour_clear(V, V1, contour, axis, gap);
 }
 
 }  // namespace
@@ -188,10 +198,9 @@ bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tr
 
 namespace {
 
-// contour_is_simple with the mesh's edge ids; with V1, over the linear motion from V to V1.
-bool contour_is_simple_topo(ConstRef<Points3> V, const Points3* V1, ConstRef<Triangles> F, const int* tris,
-                            int n, const Vec3& axis, const MeshTopology& topo, int max_contour_edges,
-                            double gap = 0) {
+// The boundary edges of a connected, manifold region, with the mesh's edge ids; false for
+// other regions.
+bool region_contour(ConstRef<Triangles> F, const int* tris, int n, const MeshTopology& topo, Contour& contour) {
   // O(n) with the mesh's edge ids: per edge, the first region triangle using it (-1 unseen,
   // -2 two triangles). A per-thread scratch array, reset before returning.
   thread_local std::vector<int> first;
@@ -216,7 +225,7 @@ bool contour_is_simple_topo(ConstRef<Points3> V, const Points3* V1, ConstRef<Tri
         manifold = false;  // a third triangle on one edge
       }
     }
-  std::vector<std::array<int, 2>> contour;
+  contour.clear();
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < 3; ++k) {
       const int e = topo.triangle_edges(tris[i], k);
@@ -227,6 +236,15 @@ bool contour_is_simple_topo(ConstRef<Points3> V, const Points3* V1, ConstRef<Tri
   if (!manifold) return false;
   for (int i = 1; i < n; ++i)
     if (find(i) != find(0)) return false;  // not connected
+  return true;
+}
+
+// contour_is_simple with the mesh's edge ids; with V1, over the linear motion from V to V1.
+bool contour_is_simple_topo(ConstRef<Points3> V, const Points3* V1, ConstRef<Triangles> F, const int* tris,
+                            int n, const Vec3& axis, const MeshTopology& topo, int max_contour_edges,
+                            double gap = 0) {
+  Contour contour;
+  if (!region_contour(F, tris, n, topo, contour)) return false;
   return simple_projected_loop(V, V1, contour, axis, max_contour_edges, gap);
 }
 
@@ -254,7 +272,8 @@ std::vector<TriangleShape> triangle_shapes(ConstRef<Points3> V, ConstRef<Triangl
 }
 
 bool region_pairs_farther_than(ConstRef<Points3> V, ConstRef<Triangles> F, const std::vector<TriangleShape>& shapes,
-                               const int* tris, int n, double d, const MeshTopology& topo, int max_contour_edges) {
+                               const int* tris, int n, double d, const MeshTopology& topo, int max_contour_edges,
+                               const Contour* loop) {
   // Seen along an axis, a triangle whose normal N makes an angle φ with it keeps at least
   // cos φ of each altitude: projected altitude >= 2 area cos φ / longest edge = N·axis / longest
   // edge. When every projected altitude is at least d and the projected contour is simple with
@@ -272,7 +291,24 @@ bool region_pairs_farther_than(ConstRef<Points3> V, ConstRef<Triangles> F, const
     const TriangleShape& s = shapes[tris[i]];
     if (!(s.normal.dot(axis) > d * s.longest_edge * (1 + 1e-9))) return false;
   }
+  if (loop) return projected_contour_clear(V, nullptr, *loop, axis, d);
   return contour_is_simple_topo(V, nullptr, F, tris, n, axis, topo, max_contour_edges, d);
+}
+
+NodeContours::NodeContours(const Bvh<Aabb>& bvh, ConstRef<Triangles> F, const MeshTopology& topo,
+                           int max_contour_edges) {
+  const auto& nodes = bvh.nodes();
+  loops_.resize(nodes.size());
+  has_.assign(nodes.size(), 0);
+  parallel_for(nodes.size(), [&](std::size_t i) {
+    Contour c;
+    const auto& nd = nodes[i];
+    if (nd.end - nd.begin > 1 && region_contour(F, bvh.primitives().data() + nd.begin, nd.end - nd.begin, topo, c) &&
+        one_loop(c, max_contour_edges)) {
+      loops_[i] = std::move(c);
+      has_[i] = 1;
+    }
+  }, 16);
 }
 
 std::vector<SweptNormal> swept_normals(const Points3& V0, const Points3& V1, ConstRef<Triangles> F) {

@@ -37,11 +37,38 @@ bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tr
 bool contour_is_simple(ConstRef<Points3> V, ConstRef<Triangles> F, const int* tris, int n,
                        const Vec3& axis, const MeshTopology& topo, int max_contour_edges = 4096);
 
+/// A region's contour: its boundary edges (vertex pairs).
+using Contour = std::vector<std::array<int, 2>>;
+
+/// The contour of every node's region of a tree, from the topology alone: the one closed loop of
+/// boundary edges of a connected, manifold region (of more than one triangle), or none. Computed
+/// once, valid while the tree's structure and the triangles stay (refits keep both), so the
+/// culling of repeated self queries on a deforming mesh only projects them.
+class NodeContours {
+ public:
+  NodeContours() = default;
+  NodeContours(const Bvh<Aabb>& bvh, ConstRef<Triangles> F, const MeshTopology& topo, int max_contour_edges = 4096);
+  /// Node i's loop, nullptr when its region has none (then no test on it can pass).
+  const Contour* loop(int node) const { return has_[node] ? &loops_[node] : nullptr; }
+  std::size_t size() const { return has_.size(); }
+
+ private:
+  std::vector<Contour> loops_;
+  std::vector<char> has_;
+};
+
+/// The geometric part of the contour tests on a known loop: no two non-adjacent edges of its
+/// projection along `axis` closer than gap (touching, for gap 0), over the linear motion to *V1
+/// when V1 is given.
+bool projected_contour_clear(ConstRef<Points3> V, const Points3* V1, const Contour& loop, const Vec3& axis,
+                             double gap = 0);
+
 /// For self proximity: true when no vertex of the region tris[0..n) is closer than d to a region
 /// triangle not using it and no two region edges without a common vertex are closer than d.
 /// Sufficient test: seen along the axis of the summed normals, every triangle keeps altitudes of
 /// at least d (N·axis >= d × longest edge, N the normal of length twice the area) and the
-/// contour is simple with non-adjacent edges more than d apart. `shapes` from triangle_shapes.
+/// contour is simple with non-adjacent edges more than d apart. `shapes` from triangle_shapes;
+/// `loop`: the region's contour when known (NodeContours), else it is found from `topo`.
 struct TriangleShape {
   Vec3 normal = Vec3::Zero();  ///< (b − a) × (c − a)
   double longest_edge = 0;
@@ -49,7 +76,7 @@ struct TriangleShape {
 std::vector<TriangleShape> triangle_shapes(ConstRef<Points3> V, ConstRef<Triangles> F);
 bool region_pairs_farther_than(ConstRef<Points3> V, ConstRef<Triangles> F, const std::vector<TriangleShape>& shapes,
                                const int* tris, int n, double d, const MeshTopology& topo,
-                               int max_contour_edges = 4096);
+                               int max_contour_edges = 4096, const Contour* loop = nullptr);
 
 /// The same tests over a linear motion from V0 to V1, for continuous self collisions: a connected
 /// region whose normals stay within a cone below 90° and whose projected contour never touches

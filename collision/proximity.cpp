@@ -313,7 +313,9 @@ ProximityResult self_proximity(const ProximityMesh& M, double d, bool normal_con
   auto cull = [&](int node) {
     if (!normal_cones) return false;
     const auto& nd = nodes[node];
-    return region_pairs_farther_than(M.V, M.F, shapes, prims + nd.begin, nd.end - nd.begin, d, M.topo);
+    const Contour* loop = M.contours ? M.contours->loop(node) : nullptr;
+    if (M.contours && !loop) return false;
+    return region_pairs_farther_than(M.V, M.F, shapes, prims + nd.begin, nd.end - nd.begin, d, M.topo, 4096, loop);
   };
   auto outs = pair_traversal<ProxOut>(
       M.bvh, M.bvh, d, true,
@@ -518,9 +520,12 @@ ContinuousResult continuous_self_collisions(const MovingMesh& M, double eta, boo
   auto cull = [&](int node) {
     if (!normal_cones) return false;
     const auto& nd = nodes[node];
+    const Contour* loop = M.contours ? M.contours->loop(node) : nullptr;
+    if (M.contours && !loop) return false;
     Vec3 axis;
-    return swept_cone_axis(normals, prims + nd.begin, nd.end - nd.begin, axis) &&
-           swept_contour_is_simple(M.V0, M.V1, M.F, prims + nd.begin, nd.end - nd.begin, axis, M.topo);
+    if (!swept_cone_axis(normals, prims + nd.begin, nd.end - nd.begin, axis)) return false;
+    return loop ? projected_contour_clear(M.V0, &M.V1, *loop, axis)
+                : swept_contour_is_simple(M.V0, M.V1, M.F, prims + nd.begin, nd.end - nd.begin, axis, M.topo);
   };
   auto outs = pair_traversal<CcdOut>(
       M.swept_bvh, M.swept_bvh, eta, true,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "collision/ccd.hpp"
+#include "collision/normal_cone.hpp"
 #include "collision/queries.hpp"
 #include "collision/topology.hpp"
 
@@ -55,6 +56,7 @@ struct ProximityMesh {
   const Triangles& F;        ///< |F|×3
   const MeshTopology& topo;
   const Bvh<Aabb>& bvh;      ///< up to date for V
+  const NodeContours* contours = nullptr;  ///< of bvh, for the self query's culling (optional)
 };
 
 /// All vertex–triangle and edge–edge pairs of A and B closer than d (strictly).
@@ -141,6 +143,7 @@ struct MovingMesh {
   const Triangles& F;
   const MeshTopology& topo;
   const Bvh<Aabb>& swept_bvh;
+  const NodeContours* contours = nullptr;  ///< of swept_bvh, for the self query's culling (optional)
 };
 
 struct VertexFaceImpact {

@@ -310,6 +310,8 @@ TEST(Ccd, SelfNormalConesSkipOnlyRegionsThatCannotTouch) {
     const auto without = impacts(continuous_self_collisions(m, 1e-9, false));
     EXPECT_GT(without.size(), 10u) << leaf;
     EXPECT_EQ(with, without) << leaf;
+    const NodeContours contours(swept, c0.F, t);
+    EXPECT_EQ(impacts(continuous_self_collisions({c0.V, c1.V, c0.F, t, swept, &contours})), without) << leaf;
   }
   // A sheet that only waves cannot touch itself: nothing with or without culling.
   for (Eigen::Index i = 0; i < c1.V.rows(); ++i) c1.V.row(i) << c0.V(i, 0), 0.02 * std::sin(9 * c0.V(i, 0)), c0.V(i, 2);
@@ -331,5 +333,7 @@ TEST(Ccd, SelfNormalConesKeepACornerSlidingThroughTheSameFlatRegion) {
   bool corner_hits_spike = false;
   for (const auto& h : r.vertex_face) corner_hits_spike |= h.vertex == s.corner && h.triangle == s.spike_triangle;
   EXPECT_TRUE(corner_hits_spike);
+  const NodeContours contours(swept, F, t);
+  EXPECT_EQ(impacts(continuous_self_collisions({V0, V1, F, t, swept, &contours})), impacts(r));
   EXPECT_EQ(impacts(r), impacts(continuous_self_collisions({V0, V1, F, t, swept}, 1e-9, false)));
 }

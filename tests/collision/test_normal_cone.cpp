@@ -164,3 +164,34 @@ TEST(NormalCone, SweptConeHoldsEveryNormalOfTheMotion) {
   }
   EXPECT_GT(found, 0);
 }
+
+TEST(NormalCone, NodeContoursGiveTheContourTestsAnswers) {
+  // Every node of a wavy grid's tree and of a helix strip's: the stored loop, projected, answers
+  // as the contour test that finds the loop itself, statically and over a motion.
+  for (const TriMesh& m : {test::grid(10, 1.0, 0.0, 0.05, 2), helix_strip(1.25, 90)}) {
+    const MeshTopology topo = MeshTopology::build(m.F, static_cast<int>(m.V.rows()));
+    const Bvh<Aabb> bvh(m.V, m.F);
+    const NodeContours contours(bvh, m.F, topo);
+    ASSERT_EQ(contours.size(), bvh.nodes().size());
+    Points3 V1 = m.V;
+    for (Eigen::Index i = 0; i < V1.rows(); ++i) V1(i, 0) += 0.02 * std::sin(7 * m.V(i, 2));
+    int loops = 0;
+    for (int i = 0; i < static_cast<int>(bvh.nodes().size()); ++i) {
+      const auto& nd = bvh.nodes()[i];
+      const int* tris = bvh.primitives().data() + nd.begin;
+      const int n = nd.end - nd.begin;
+      if (n < 2) continue;
+      const Contour* loop = contours.loop(i);
+      loops += loop != nullptr;
+      for (const Vec3& axis : {Vec3(Vec3::UnitY()), Vec3(0.3, 1, 0.2).normalized()}) {
+        EXPECT_EQ(contour_is_simple(m.V, m.F, tris, n, axis, topo),
+                  loop != nullptr && projected_contour_clear(m.V, nullptr, *loop, axis))
+            << "node " << i;
+        EXPECT_EQ(swept_contour_is_simple(m.V, V1, m.F, tris, n, axis, topo),
+                  loop != nullptr && projected_contour_clear(m.V, &V1, *loop, axis))
+            << "node " << i;
+      }
+    }
+    EXPECT_GT(loops, 0);
+  }
+}

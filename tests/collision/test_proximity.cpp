@@ -277,6 +277,8 @@ TEST(Proximity, SelfCullingKeepsThePairsOfFlatRegions) {
     SCOPED_TRACE(what);
     expect_same(self_proximity(M, d), ref);
     expect_same(self_proximity(M, d, false), ref);
+    const NodeContours contours(b, m.F, t);
+    expect_same(self_proximity(ProximityMesh{m.V, m.F, t, b, &contours}, d), ref);
   };
   check(cut_ring(2e-3, 24), "a ring cut open by 2 mm");
   TriMesh sliver;
@@ -298,6 +300,8 @@ TEST(Proximity, SelfCullingKeepsThePairsOfFlatRegions) {
   const ProximityResult ref = self_proximity_brute_force(M, 0.01);
   EXPECT_GT(ref.vertex_triangle.size(), 10u);
   expect_same(self_proximity(M, 0.01), ref);
+  const NodeContours contours(b, folded.F, t);
+  expect_same(self_proximity(ProximityMesh{folded.V, folded.F, t, b, &contours}, 0.01), ref);
 }
 
 TEST(Proximity, RememberedLeafPairsFindTheSamePairsAsTheTraversal) {
