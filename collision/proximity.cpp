@@ -1,6 +1,7 @@
 #include "collision/proximity.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "collision/normal_cone.hpp"
 #include "collision/traverse.hpp"
@@ -263,6 +264,13 @@ void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, i
   }
 }
 
+// NodeContours given with a mesh must be those of its tree.
+void check_contours(const NodeContours* contours, const Bvh<Aabb>& bvh, const char* what) {
+  if (contours && contours->size() != bvh.nodes().size())
+    throw InputError(std::string(what) + ": the NodeContours are not those of this tree (" +
+                     std::to_string(contours->size()) + " nodes, the tree has " + std::to_string(bvh.nodes().size()) + ")");
+}
+
 void check_margin(double d, const char* what) {
   if (!(d >= 0)) throw InputError(std::string(what) + ": the distance must be >= 0");
 }
@@ -305,6 +313,7 @@ ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const 
 
 ProximityResult self_proximity(const ProximityMesh& M, double d, bool normal_cones) {
   check_margin(d, "self_proximity");
+  check_contours(M.contours, M.bvh, "self_proximity");
   // Regions flat enough for their pairs to be at least d apart are skipped (see
   // region_pairs_farther_than).
   const std::vector<TriangleShape> shapes = normal_cones ? triangle_shapes(M.V, M.F) : std::vector<TriangleShape>{};
@@ -512,6 +521,7 @@ ContinuousResult continuous_collisions(const MovingMesh& A, const MovingMesh& B,
 
 ContinuousResult continuous_self_collisions(const MovingMesh& M, double eta, bool normal_cones) {
   check_margin(eta, "continuous_self_collisions");
+  check_contours(M.contours, M.swept_bvh, "continuous_self_collisions");
   // A region that stays a height field over some plane during the motion cannot touch itself
   // [Volino & Magnenat-Thalmann 1994, over the motion]: its pairs are not tested.
   const auto& nodes = M.swept_bvh.nodes();

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "collision/normal_cone.hpp"
+#include "collision/proximity.hpp"
 #include "test_meshes.hpp"
 
 using namespace tryon;
@@ -194,4 +195,14 @@ TEST(NormalCone, NodeContoursGiveTheContourTestsAnswers) {
     }
     EXPECT_GT(loops, 0);
   }
+}
+
+TEST(NormalCone, NodeContoursOfAnotherTreeAreRefused) {
+  const TriMesh g = test::grid(6, 1.0, 0.0, 0.0, 1), h = test::grid(4, 1.0, 0.0, 0.0, 1);
+  const MeshTopology tg = MeshTopology::build(g.F, static_cast<int>(g.V.rows()));
+  const MeshTopology th = MeshTopology::build(h.F, static_cast<int>(h.V.rows()));
+  const Bvh<Aabb> bg(g.V, g.F), bh(h.V, h.F);
+  const NodeContours of_h(bh, h.F, th);
+  EXPECT_THROW(self_proximity(ProximityMesh{g.V, g.F, tg, bg, &of_h}, 0.01), InputError);
+  EXPECT_THROW(continuous_self_collisions({g.V, g.V, g.F, tg, bg, &of_h}), InputError);
 }
