@@ -37,7 +37,9 @@ struct Contact::Impl {
   Triangles cloth_F;
   collision::MeshTopology cloth_topo;
   Bvh<Aabb> cloth_bvh, swept_bvh;
-  collision::NodeContours cloth_contours, swept_contours;  // of the two trees' regions, for the self queries
+  // The contour of each tree node's region, for the self queries' culling: one for both trees,
+  // which are copies of one build (refits keep the structure).
+  collision::NodeContours contours;
   // The pairs of cloth and body leaves of the body queries, remembered between steps (cleared
   // when the body changes): proximity (cloth_bvh) and continuous (swept_bvh).
   collision::LeafPairCache body_pairs{1e-3}, body_swept_pairs{1e-3};
@@ -104,9 +106,8 @@ struct Contact::Impl {
     cloth_F = model.F;
     cloth_topo = collision::MeshTopology::build(cloth_F, model.num_particles());
     cloth_bvh.build(model.x, cloth_F);
-    swept_bvh.build(model.x, cloth_F);
-    cloth_contours = collision::NodeContours(cloth_bvh, cloth_F, cloth_topo);
-    swept_contours = collision::NodeContours(swept_bvh, cloth_F, cloth_topo);
+    swept_bvh = cloth_bvh;
+    contours = collision::NodeContours(cloth_bvh, cloth_F, cloth_topo);
   }
 
   // Face normals, angle-weighted vertex pseudo-normals and edge normals of the body as it is now.
@@ -630,7 +631,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   //    next step, and the fail-safe keeps it from crossing meanwhile).
   if (s.self_collision) {
     m.cloth_bvh.refit(x_new, m.cloth_F);
-    const collision::ProximityMesh cloth{x_new, m.cloth_F, m.cloth_topo, m.cloth_bvh, &m.cloth_contours};
+    const collision::ProximityMesh cloth{x_new, m.cloth_F, m.cloth_topo, m.cloth_bvh, &m.contours};
     const collision::ProximityResult candidates = collision::self_proximity(cloth, 2 * s.self_thickness);
     for (int sweep = 0; sweep < s.self_sweeps; ++sweep) {
       const collision::ProximityResult prox = collision::self_proximity_among(cloth, candidates, s.self_thickness);
@@ -751,7 +752,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   for (int round = 0; round < s.failsafe_rounds; ++round) {
     hold_closed_pairs(false);
     collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
-    const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh, &m.swept_contours};
+    const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh, &m.contours};
     std::vector<int> involved;
     collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving, 1e-9, m.body_swept_pairs);
     m.filter(body_hits);
@@ -864,7 +865,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
       }
     hold_closed_pairs(true);
     collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
-    const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh, &m.swept_contours};
+    const collision::MovingMesh cloth{x_prev, x_new, m.cloth_F, m.cloth_topo, m.swept_bvh, &m.contours};
     collision::ContinuousResult body_hits = collision::continuous_collisions(cloth, body_moving, 1e-9, m.body_swept_pairs);
     m.filter(body_hits);
     bool clear = body_hits.vertex_face.empty() && body_hits.face_vertex.empty() && body_hits.edge_edge.empty();

@@ -141,11 +141,11 @@ bool projected_contour_clear(ConstRef<Points3> V, const Points3* V1, const Conto
       }
       double s, t;
       Vec3 ca, cb;
-      const double gap = std::sqrt(closest_points_segments(pa, qa, pb, qb, &s, &t, &ca, &cb));
-      // A relative 1e-9 more than the motions, for the rounding of the projections.
+      const double apart = std::sqrt(closest_points_segments(pa, qa, pb, qb, &s, &t, &ca, &cb));
+      // A relative 1e-9 more than the motions and the gap, for the rounding of the projections.
       const double scale = std::max({pa.cwiseAbs().maxCoeff(), qa.cwiseAbs().maxCoeff(), pb.cwiseAbs().maxCoeff(),
                                      qb.cwiseAbs().maxCoeff()});
-      if (!(gap > a.reach + b.reach + 1e-9 * scale)) return false;
+      if (!(apart > a.reach + b.reach + 1e-9 * scale)) return false;
     }
   return true;
 }
