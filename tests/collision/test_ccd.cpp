@@ -222,13 +222,7 @@ TEST(Ccd, MeshLevelContinuousMatchesPairwise) {
   set_num_threads(2);
   const ContinuousResult r2 = continuous_collisions({c0.V, c1.V, c0.F, tc, sc}, {body.V, body.V, body.F, tb, sb});
   set_num_threads(0);
-  ASSERT_EQ(r1.vertex_face.size(), r2.vertex_face.size());
-  for (std::size_t i = 0; i < r1.vertex_face.size(); ++i) {
-    EXPECT_EQ(r1.vertex_face[i].vertex, r2.vertex_face[i].vertex);
-    EXPECT_EQ(r1.vertex_face[i].triangle, r2.vertex_face[i].triangle);
-    EXPECT_EQ(r1.vertex_face[i].impact.toi, r2.vertex_face[i].impact.toi);
-  }
-  EXPECT_EQ(r1.edge_edge.size(), r2.edge_edge.size());
+  EXPECT_EQ(test::impacts(r1), test::impacts(r2));
   // self: the sheet alone does not collide with itself
   Bvh<Aabb> ss(c0.V, c0.F);
   refit_swept(ss, c0.V, c1.V, c0.F);
@@ -276,16 +270,6 @@ TEST(Ccd, SelfContinuousMatchesPairwise) {
   EXPECT_EQ(got_ee, ref_ee);
 }
 
-namespace {
-
-std::vector<std::pair<std::pair<int, int>, double>> impacts(const ContinuousResult& r) {
-  std::vector<std::pair<std::pair<int, int>, double>> out;
-  for (const auto& h : r.vertex_face) out.push_back({{h.vertex, h.triangle}, h.impact.toi});
-  for (const auto& h : r.edge_edge) out.push_back({{-1 - h.edge_a, h.edge_b}, h.impact.toi});
-  return out;
-}
-
-}  // namespace
 
 TEST(Ccd, SelfNormalConesSkipOnlyRegionsThatCannotTouch) {
   // A wavy sheet whose right part folds over onto the rest, through its waves: with the normal
@@ -306,18 +290,18 @@ TEST(Ccd, SelfNormalConesSkipOnlyRegionsThatCannotTouch) {
     Bvh<Aabb> swept(c0.V, c0.F, BvhConfig{leaf});
     refit_swept(swept, c0.V, c1.V, c0.F);
     const MovingMesh m{c0.V, c1.V, c0.F, t, swept};
-    const auto with = impacts(continuous_self_collisions(m, 1e-9, true));
-    const auto without = impacts(continuous_self_collisions(m, 1e-9, false));
+    const auto with = test::impacts(continuous_self_collisions(m, 1e-9, true));
+    const auto without = test::impacts(continuous_self_collisions(m, 1e-9, false));
     EXPECT_GT(without.size(), 10u) << leaf;
     EXPECT_EQ(with, without) << leaf;
     const NodeContours contours(swept, c0.F, t);
-    EXPECT_EQ(impacts(continuous_self_collisions({c0.V, c1.V, c0.F, t, swept, &contours})), without) << leaf;
+    EXPECT_EQ(test::impacts(continuous_self_collisions({c0.V, c1.V, c0.F, t, swept, &contours})), without) << leaf;
   }
   // A sheet that only waves cannot touch itself: nothing with or without culling.
   for (Eigen::Index i = 0; i < c1.V.rows(); ++i) c1.V.row(i) << c0.V(i, 0), 0.02 * std::sin(9 * c0.V(i, 0)), c0.V(i, 2);
   Bvh<Aabb> swept(c0.V, c0.F);
   refit_swept(swept, c0.V, c1.V, c0.F);
-  EXPECT_TRUE(impacts(continuous_self_collisions({c0.V, c1.V, c0.F, t, swept})).empty());
+  EXPECT_TRUE(test::impacts(continuous_self_collisions({c0.V, c1.V, c0.F, t, swept})).empty());
 }
 
 TEST(Ccd, SelfNormalConesKeepACornerSlidingThroughTheSameFlatRegion) {
@@ -334,6 +318,6 @@ TEST(Ccd, SelfNormalConesKeepACornerSlidingThroughTheSameFlatRegion) {
   for (const auto& h : r.vertex_face) corner_hits_spike |= h.vertex == s.corner && h.triangle == s.spike_triangle;
   EXPECT_TRUE(corner_hits_spike);
   const NodeContours contours(swept, F, t);
-  EXPECT_EQ(impacts(continuous_self_collisions({V0, V1, F, t, swept, &contours})), impacts(r));
-  EXPECT_EQ(impacts(r), impacts(continuous_self_collisions({V0, V1, F, t, swept}, 1e-9, false)));
+  EXPECT_EQ(test::impacts(continuous_self_collisions({V0, V1, F, t, swept, &contours})), test::impacts(r));
+  EXPECT_EQ(test::impacts(r), test::impacts(continuous_self_collisions({V0, V1, F, t, swept}, 1e-9, false)));
 }

@@ -2,7 +2,10 @@
 // Small deterministic meshes for the collision tests.
 #include <cmath>
 #include <random>
+#include <tuple>
+#include <vector>
 
+#include "collision/proximity.hpp"
 #include "core/trimesh.hpp"
 
 namespace tryon::test {
@@ -105,6 +108,16 @@ inline TriMesh cube(double h) {
       0, 4, 2, 2, 4, 6,     // x = −h
       1, 3, 5, 3, 7, 5;     // x = +h
   return m;
+}
+
+/// Every impact of a continuous query as (kind, element, element, time of impact), kind 0
+/// vertex–face, 1 face–vertex, 2 edge–edge, in the query's order: two results compare whole.
+inline std::vector<std::tuple<int, int, int, double>> impacts(const collision::ContinuousResult& r) {
+  std::vector<std::tuple<int, int, int, double>> out;
+  for (const auto& h : r.vertex_face) out.emplace_back(0, h.vertex, h.triangle, h.impact.toi);
+  for (const auto& h : r.face_vertex) out.emplace_back(1, h.vertex, h.triangle, h.impact.toi);
+  for (const auto& h : r.edge_edge) out.emplace_back(2, h.edge_a, h.edge_b, h.impact.toi);
+  return out;
 }
 
 /// A flat region (z = 0, normals +z) moving in one step: a spike (x in [0, 0.2], y in [0, 1])

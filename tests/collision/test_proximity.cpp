@@ -335,14 +335,7 @@ TEST(Proximity, RememberedLeafPairsFindTheSamePairsAsTheTraversal) {
       const MovingMesh moving{x, next, scene.cloth.F, tc, swept}, still{body.V, body.V, body.F, tb, bb};
       const ContinuousResult ccd = continuous_collisions(moving, still);
       const ContinuousResult cached = continuous_collisions(moving, still, 1e-9, swept_pairs);
-      ASSERT_EQ(ccd.vertex_face.size(), cached.vertex_face.size());
-      for (std::size_t h = 0; h < ccd.vertex_face.size(); ++h) {
-        EXPECT_EQ(ccd.vertex_face[h].vertex, cached.vertex_face[h].vertex);
-        EXPECT_EQ(ccd.vertex_face[h].triangle, cached.vertex_face[h].triangle);
-        EXPECT_EQ(ccd.vertex_face[h].impact.toi, cached.vertex_face[h].impact.toi);
-      }
-      EXPECT_EQ(ccd.face_vertex.size(), cached.face_vertex.size());
-      EXPECT_EQ(ccd.edge_edge.size(), cached.edge_edge.size());
+      EXPECT_EQ(test::impacts(ccd), test::impacts(cached));
       impacts += static_cast<long long>(ccd.vertex_face.size() + ccd.face_vertex.size() + ccd.edge_edge.size());
       x = next;
     }
