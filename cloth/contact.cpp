@@ -29,7 +29,6 @@ struct Contact::Impl {
   Points3 face_normal;    // |F_b|×3 unit outward
   Points3 vertex_normal;  // |V_b|×3 angle-weighted pseudo-normals [Bærentzen & Aanæs 2005]
   Points3 edge_normal;    // |E_b|×3 mean of the two face normals
-  Triangles face_neighbour;  // |F_b|×3 triangle across edge k (F(t,k), F(t,k+1)), -1 on a border
   // Growth: body_V = body_full + (1 − growth) · body_inset (see Contact::shrink_body).
   Points3 body_full, body_inset;
   double growth = 1;
@@ -77,15 +76,6 @@ struct Contact::Impl {
       : settings(s), body_V(body.V), body_F(body.F), seams(seam_pairs) {
     body_topo = collision::MeshTopology::build(body_F, static_cast<int>(body_V.rows()));
     body_bvh.build(body_V, body_F);
-    std::map<std::pair<int, int>, int> half;  // directed edge -> triangle
-    for (Eigen::Index f = 0; f < body_F.rows(); ++f)
-      for (int k = 0; k < 3; ++k) half[{body_F(f, k), body_F(f, (k + 1) % 3)}] = static_cast<int>(f);
-    face_neighbour = Triangles::Constant(body_F.rows(), 3, -1);
-    for (Eigen::Index f = 0; f < body_F.rows(); ++f)
-      for (int k = 0; k < 3; ++k) {
-        auto it = half.find({body_F(f, (k + 1) % 3), body_F(f, k)});
-        if (it != half.end()) face_neighbour(f, k) = it->second;
-      }
     body_full = body_V;
     body_inset = Points3::Zero(body_V.rows(), 3);
     compute_body_normals();

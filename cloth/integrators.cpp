@@ -488,7 +488,7 @@ void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, Fo
         for (int l = 0; l < 3; ++l) {
           const int pl = c.particle[l];
           if (pl < 0 || pinned(pl)) continue;
-          const int slot = I.find_slot(pk, pl);
+          const int slot = pk == pl ? I.diag_slot[pk] : I.find_slot(pk, pl);
           if (slot >= 0) I.blocks[slot] += (h2 * kappa + h * damp) * c.weight[k] * c.weight[l] * nn;
         }
       }

@@ -1,7 +1,7 @@
 #pragma once
 // Strain limiting [Provot 1995]: after a step, springs stretched beyond (1 + limit) times their
 // rest length are shortened to it by moving their ends (inverse-mass weighted), iterated
-// Gauss–Seidel in spring order (deterministic, serial).
+// Gauss–Seidel in spring order (deterministic: the same result for any thread count).
 #include <vector>
 
 #include "cloth/cloth_model.hpp"

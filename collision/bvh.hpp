@@ -9,6 +9,7 @@
 
 #include "collision/volumes.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 
 namespace tryon::collision {
 
@@ -49,11 +50,8 @@ class Bvh {
   /// (mergeable volumes only); used for swept volumes.
   template <class LeafFn>
   void refit_with(LeafFn&& leaf_bv) {
-    for (int i = static_cast<int>(nodes_.size()) - 1; i >= 0; --i) {
-      Node& node = nodes_[i];
-      node.bv = node.is_leaf() ? leaf_bv(prims_.data() + node.begin, node.end - node.begin)
-                               : BV::merge(nodes_[i + 1].bv, nodes_[node.right].bv);
-    }
+    refit_leaves([&](Node& node) { node.bv = leaf_bv(prims_.data() + node.begin, node.end - node.begin); });
+    merge_internal_nodes();
   }
 
   const std::vector<Node>& nodes() const { return nodes_; }
@@ -75,6 +73,29 @@ class Bvh {
   int build_node(ConstRef<Points3> V, ConstRef<Triangles> F, std::vector<Vec3>& centroid,
                  std::vector<Aabb>& boxes, int begin, int end, int depth);
   void fit_node(int i, ConstRef<Points3> V, ConstRef<Triangles> F);
+  // Refit, first half: fit(node) sets every leaf's volume, in parallel over runs of nodes (each
+  // leaf depends only on its triangles).
+  template <class FitLeaf>
+  void refit_leaves(const FitLeaf& fit) {
+    constexpr int kRun = 1024;
+    const int n = static_cast<int>(nodes_.size());
+    parallel_for(
+        static_cast<std::size_t>((n + kRun - 1) / kRun),
+        [&](std::size_t run) {
+          const int end = std::min(n, (static_cast<int>(run) + 1) * kRun);
+          for (int i = static_cast<int>(run) * kRun; i < end; ++i)
+            if (nodes_[i].is_leaf()) fit(nodes_[i]);
+        },
+        4);
+  }
+  // Refit, second half: every internal node merges its children, bottom-up (children have
+  // larger indices than their parent, so one reverse sweep).
+  void merge_internal_nodes() {
+    for (int i = static_cast<int>(nodes_.size()) - 1; i >= 0; --i) {
+      Node& node = nodes_[i];
+      if (!node.is_leaf()) node.bv = BV::merge(nodes_[i + 1].bv, nodes_[node.right].bv);
+    }
+  }
 
   std::vector<Node> nodes_;
   std::vector<int> prims_;
@@ -150,19 +171,13 @@ void Bvh<BV>::refit(ConstRef<Points3> V, ConstRef<Triangles> F) {
     throw InputError("Bvh::refit: the triangle count changed since the build; rebuild instead");
   if (V.rows() != num_vertices_)
     throw InputError("Bvh::refit: the vertex count changed since the build; rebuild instead");
-  // Children have larger indices than their parent: one reverse sweep is bottom-up.
   if constexpr (std::is_same_v<BV, Aabb>) {
     // Hot path of the cloth step: raw strided access, min/max of the leaf's corners, then the
     // 6 comparisons per internal node.
     const double* v = V.data();
     const int* f = F.data();
     const Eigen::Index vs = V.outerStride(), fs = F.outerStride();
-    for (int i = static_cast<int>(nodes_.size()) - 1; i >= 0; --i) {
-      Node& node = nodes_[i];
-      if (!node.is_leaf()) {
-        node.bv = Aabb::merge(nodes_[i + 1].bv, nodes_[node.right].bv);
-        continue;
-      }
+    refit_leaves([&](Node& node) {
       double lo[3] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
                       std::numeric_limits<double>::infinity()};
       double hi[3] = {-lo[0], -lo[0], -lo[0]};
@@ -176,8 +191,10 @@ void Bvh<BV>::refit(ConstRef<Points3> V, ConstRef<Triangles> F) {
         }
       node.bv.lo = Vec3(lo[0], lo[1], lo[2]);
       node.bv.hi = Vec3(hi[0], hi[1], hi[2]);
-    }
+    });
+    merge_internal_nodes();
   } else {
+    // Children have larger indices than their parent: one reverse sweep is bottom-up.
     for (int i = static_cast<int>(nodes_.size()) - 1; i >= 0; --i) fit_node(i, V, F);
   }
 }
