@@ -228,11 +228,36 @@ Aabb edge_box(const Points3& V, const Segments& E, int e) {
   return b;
 }
 
+// Whether triangle j of B lies on one side of the plane of triangle i of A, farther from it than
+// `reach`: then no point of the two triangles is within reach of the other (the distance from a
+// point of the plane to a point of j is at least the latter's distance from the plane). A large
+// triangle of a coarse cloth has a box that overlaps many body triangles below its plane.
+bool beyond_plane(const ProximityMesh& A, int i, const ProximityMesh& B, int j, double reach) {
+  const Vec3 a = A.V.row(A.F(i, 0)), b = A.V.row(A.F(i, 1)), c = A.V.row(A.F(i, 2));
+  const Vec3 n = (b - a).cross(c - a);
+  const double len = n.norm();
+  if (!(len > 0)) return false;
+  const double margin = (reach + 1e-12) * len;  // a picometre more than the reach, for the rounding
+  int above = 0, below = 0;
+  for (int k = 0; k < 3; ++k) {
+    const double h = n.dot(Vec3(B.V.row(B.F(j, k))) - a);
+    above += h > margin;
+    below += h < -margin;
+  }
+  return above == 3 || below == 3;
+}
+
 // Pairs contributed by the triangle pair (i of A, j of B); self: i != j of one mesh. box_i and
 // box_j bound the two triangles; inflated by the reach, boxes filter the pairs before the
 // closest-point computations.
 void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, int i, int j,
                     const Aabb& box_i, const Aabb& box_j, const ProximityReach& r, ProxOut& out) {
+  if (!self) {
+    double reach = std::max(r.b_vertices, r.edges);
+    for (int k = 0; k < 3; ++k)
+      reach = std::max(reach, r.a_extra ? r.a_vertices + (*r.a_extra)[A.F(i, k)] : r.a_vertices);
+    if (beyond_plane(A, i, B, j, reach)) return;
+  }
   VertexTriangleHit vh;
   EdgeEdgeHit eh;
   for (int k = 0; k < 3; ++k) {
