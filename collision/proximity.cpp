@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "collision/normal_cone.hpp"
 #include "collision/traverse.hpp"
+#include "core/parallel.hpp"
 #include "core/trimesh.hpp"
 
 namespace tryon::collision {
@@ -228,19 +230,44 @@ Aabb edge_box(const Points3& V, const Segments& E, int e) {
   return b;
 }
 
-// Whether triangle j of B lies on one side of the plane of triangle i of A, farther from it than
-// `reach`: then no point of the two triangles is within reach of the other (the distance from a
-// point of the plane to a point of j is at least the latter's distance from the plane). A large
-// triangle of a coarse cloth has a box that overlaps many body triangles below its plane.
-bool beyond_plane(const ProximityMesh& A, int i, const ProximityMesh& B, int j, double reach) {
-  const Vec3 a = A.V.row(A.F(i, 0)), b = A.V.row(A.F(i, 1)), c = A.V.row(A.F(i, 2));
-  const Vec3 n = (b - a).cross(c - a);
-  const double len = n.norm();
-  if (!(len > 0)) return false;
-  const double margin = (reach + 1e-12) * len;  // a picometre more than the reach, for the rounding
+// The plane of a triangle of A (unit normal n, offset n·a) and the farthest any of the pairs it
+// takes part in may reach (see beyond_plane); reach < 0 for a degenerate triangle (no plane).
+struct TrianglePlane {
+  Vec3 n = Vec3::Zero();
+  double offset = 0, reach = -1;
+};
+
+std::vector<TrianglePlane> triangle_planes(const ProximityMesh& A, const ProximityReach& r) {
+  std::vector<TrianglePlane> planes(static_cast<std::size_t>(A.F.rows()));
+  parallel_for(
+      planes.size(),
+      [&](std::size_t ti) {
+        const auto i = static_cast<Eigen::Index>(ti);
+        const Vec3 a = A.V.row(A.F(i, 0)), b = A.V.row(A.F(i, 1)), c = A.V.row(A.F(i, 2));
+        const Vec3 n = (b - a).cross(c - a);
+        const double len = n.norm();
+        if (!(len > 0)) return;
+        TrianglePlane& p = planes[ti];
+        p.n = n / len;
+        p.offset = p.n.dot(a);
+        p.reach = std::max(r.b_vertices, r.edges);
+        for (int k = 0; k < 3; ++k)
+          p.reach = std::max(p.reach, r.a_extra ? r.a_vertices + (*r.a_extra)[A.F(i, k)] : r.a_vertices);
+      },
+      4096);
+  return planes;
+}
+
+// Whether triangle j of B lies on one side of a triangle's plane, farther from it than the reach
+// of the pairs: then no point of the two triangles is within reach of the other (the distance
+// from a point of the plane to a point of j is at least the latter's distance from the plane).
+// A large triangle of a coarse cloth has a box that overlaps many body triangles below its plane.
+bool beyond_plane(const TrianglePlane& p, const ProximityMesh& B, int j) {
+  if (p.reach < 0) return false;
+  const double margin = p.reach + 1e-12;  // a picometre more than the reach, for the rounding
   int above = 0, below = 0;
   for (int k = 0; k < 3; ++k) {
-    const double h = n.dot(Vec3(B.V.row(B.F(j, k))) - a);
+    const double h = p.n.dot(Vec3(B.V.row(B.F(j, k)))) - p.offset;
     above += h > margin;
     below += h < -margin;
   }
@@ -250,14 +277,11 @@ bool beyond_plane(const ProximityMesh& A, int i, const ProximityMesh& B, int j, 
 // Pairs contributed by the triangle pair (i of A, j of B); self: i != j of one mesh. box_i and
 // box_j bound the two triangles; inflated by the reach, boxes filter the pairs before the
 // closest-point computations.
+// planes: those of A's triangles (triangle_planes), to skip pairs beyond them (not for self).
 void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, int i, int j,
-                    const Aabb& box_i, const Aabb& box_j, const ProximityReach& r, ProxOut& out) {
-  if (!self) {
-    double reach = std::max(r.b_vertices, r.edges);
-    for (int k = 0; k < 3; ++k)
-      reach = std::max(reach, r.a_extra ? r.a_vertices + (*r.a_extra)[A.F(i, k)] : r.a_vertices);
-    if (beyond_plane(A, i, B, j, reach)) return;
-  }
+                    const Aabb& box_i, const Aabb& box_j, const ProximityReach& r, ProxOut& out,
+                    const std::vector<TrianglePlane>* planes = nullptr) {
+  if (planes && beyond_plane((*planes)[static_cast<std::size_t>(i)], B, j)) return;
   VertexTriangleHit vh;
   EdgeEdgeHit eh;
   for (int k = 0; k < 3; ++k) {
@@ -318,9 +342,10 @@ ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const 
   check_reach(reach, A, "proximity");
   // With a_extra, A's boxes hold each vertex's extra (refit_inflated): the base reach culls.
   const double margin = std::max({reach.a_vertices, reach.b_vertices, reach.edges});
+  const std::vector<TrianglePlane> planes = triangle_planes(A, reach);
   auto outs = pair_traversal<ProxOut>(A.bvh, B.bvh, margin, false,
                                       [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
-                                        proximity_leaf(A, B, false, i, j, box_i, box_j, reach, out);
+                                        proximity_leaf(A, B, false, i, j, box_i, box_j, reach, out, &planes);
                                       });
   return gather(outs);
 }
@@ -329,9 +354,10 @@ ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const 
                           LeafPairCache& cache) {
   check_reach(reach, A, "proximity");
   const double margin = std::max({reach.a_vertices, reach.b_vertices, reach.edges});
+  const std::vector<TrianglePlane> planes = triangle_planes(A, reach);
   auto outs = cached_pair_traversal<ProxOut>(A.bvh, B.bvh, margin, cache,
                                              [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
-                                               proximity_leaf(A, B, false, i, j, box_i, box_j, reach, out);
+                                               proximity_leaf(A, B, false, i, j, box_i, box_j, reach, out, &planes);
                                              });
   return gather(outs);
 }
