@@ -16,9 +16,12 @@ KeyboardInterrupt. Bad input raises tryon.InputError (a ValueError) naming the f
 """
 import os as _os
 
-# OpenMP threads that spin while waiting starve the working ones on a busy machine (the tryon
-# program does the same); libgomp reads the policy once, when the extension loads it.
-_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# OpenMP threads that spin long while waiting starve the working ones on a busy machine, and
+# threads that never spin sleep between every two parallel regions: a short spin, as the tryon
+# program sets (see apps/main.cpp), unless a policy is set; libgomp reads it once, when the
+# extension loads it.
+if "OMP_WAIT_POLICY" not in _os.environ:
+    _os.environ.setdefault("GOMP_SPINCOUNT", "10000")
 
 from ._tryon import (  # noqa: E402
     Avatar,
