@@ -54,6 +54,12 @@ Simulator::Simulator(ClothModel model, SimulatorSettings settings)
   check_settings(settings_, model_.num_particles());
   permanently_pinned_.resize(model_.num_particles());
   for (int p = 0; p < model_.num_particles(); ++p) permanently_pinned_[p] = model_.pinned(p);
+  // A particle stands for each garment vertex merged into it (seam pairs); a model built
+  // without garment vertices counts its particles.
+  vertices_of_particle_.assign(model_.num_particles(), model_.particle_of_vertex.empty() ? 1 : 0);
+  for (int p : model_.particle_of_vertex)
+    if (p >= 0 && p < model_.num_particles()) ++vertices_of_particle_[p];
+  for (int n : vertices_of_particle_) num_vertices_ += n;
   if (settings_.integrator == IntegratorKind::implicit_euler)
     implicit_ = std::make_unique<ImplicitEuler>(model_, settings_.cg);
   update_pins();
@@ -150,8 +156,8 @@ bool Simulator::advance_frame(FrameReport& report, std::string* why) {
       int moving = 0;
       const double thr2 = settings_.static_displacement * settings_.static_displacement;
       for (int p = 0; p < model_.num_particles(); ++p)
-        if ((model_.x.row(p) - x0.row(p)).squaredNorm() > thr2) ++moving;
-      moving_fraction_ = static_cast<double>(moving) / std::max(1, model_.num_particles());
+        if ((model_.x.row(p) - x0.row(p)).squaredNorm() > thr2) moving += vertices_of_particle_[p];
+      moving_fraction_ = static_cast<double>(moving) / std::max(1, num_vertices_);
       if (contact_ && contact_->held_back()) moving_fraction_ = std::max(moving_fraction_, 1.0);  // not rest
       ++frame_;
       time_ += settings_.frame_dt;

@@ -64,8 +64,9 @@ struct SimulatorSettings {
   /// Particles pinned for the first pin_frames frames (e.g. labelled_particles(...)).
   std::vector<int> temporary_pins;
   int pin_frames = 0;
-  // Rest detection (DESIGN.md): static when fewer than static_fraction of the particles moved
-  // more than static_displacement during the last frame.
+  // Rest detection (DESIGN.md): static when fewer than static_fraction of the garment's vertices
+  // moved more than static_displacement during the last frame (a particle counts once for each
+  // vertex it stands for, as the checker counts them).
   double static_displacement = 3e-4;  ///< m
   double static_fraction = 0.015;
   int min_frames = 10;  ///< never static before this frame (nor before the pins are released)
@@ -133,7 +134,8 @@ class Simulator {
   const SimulatorSettings& settings() const { return settings_; }
   int frame() const { return frame_; }
   double time() const { return time_; }
-  /// Share of particles that moved more than static_displacement during the last frame.
+  /// Share of the garment's vertices that moved more than static_displacement during the last
+  /// frame (of the particles, for a model with no garment vertices).
   double moving_fraction() const { return moving_fraction_; }
 
  private:
@@ -144,6 +146,8 @@ class Simulator {
   std::unique_ptr<ImplicitEuler> implicit_;
   ForceWorkspace ws_;
   std::vector<char> permanently_pinned_;
+  std::vector<int> vertices_of_particle_;  ///< garment vertices per particle (rest detection)
+  int num_vertices_ = 0;
   Points3 x_new_, v_new_, x_limited_;
   int frame_ = 0;
   double time_ = 0;
