@@ -224,11 +224,13 @@ void check_options(const DrapeOptions& o) {
     throw InputError("coarse_start_cm must be 0 (off) or between 0.2 and 50");
 }
 
-// What the coarse start and the fine mesh share: read, parsed and found once.
+// What the coarse start and the fine mesh share: read, parsed and found once, and the time the
+// drape started (the time limit and the progress's elapsed time count from it).
 struct Shared {
   cloth::Material material;
   cloth::IntegratorKind integrator;
   avatars::Landmarks landmarks;
+  Clock::time_point started;
 };
 
 DrapeResult drape_with(const garments::Pattern& pattern, const avatars::Avatar& body, const Shared& shared,
@@ -383,8 +385,8 @@ DrapeResult drape_with(const garments::Pattern& pattern, const avatars::Avatar& 
     previous = current;
     current = x;
     if (progress)
-      progress(DrapeProgress{frames_done + f.frame, o.max_frames, f.moving_fraction, phase, since(t_start)});
-    if (o.time_limit_s > 0 && since(t_start) > o.time_limit_s) timed_out = true;
+      progress(DrapeProgress{frames_done + f.frame, o.max_frames, f.moving_fraction, phase, since(shared.started)});
+    if (o.time_limit_s > 0 && since(shared.started) > o.time_limit_s) timed_out = true;
     if (timed_out || (user_cancel && user_cancel->load())) cancel = true;
   };
   const auto t_sim0 = Clock::now();
@@ -608,7 +610,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
   check_options(o);
   const auto t_start = Clock::now();
   const Shared shared{cloth::load_material(resolve_material(o.material)), cloth::parse_integrator(o.integrator),
-                      avatars::find_landmarks(body.mesh)};
+                      avatars::find_landmarks(body.mesh), t_start};
   const double t_shared = since(t_start);
   DrapeResult result = drape_with(pattern, body, shared, o, progress, user_cancel);
   json& timings = result.report["timings_s"];
