@@ -83,6 +83,14 @@ std::vector<Out> pair_traversal(const Bvh<Aabb>& A, const Bvh<Aabb>& B, double m
   return detail::depth_first_tasks<Out>(NodePair{0, 0}, expand);
 }
 
+// A cache filled for other trees is cleared.
+void bind_trees(LeafPairCache& cache, const Bvh<Aabb>& A, const Bvh<Aabb>& B) {
+  if (cache.a_tree_ == &A && cache.b_tree_ == &B) return;
+  cache.clear();
+  cache.a_tree_ = &A;
+  cache.b_tree_ = &B;
+}
+
 // The pairs of leaves of pair_traversal (A moving, B static, no self) from the remembered lists
 // of `cache`: a leaf of A whose box left its grown box, or asked with a larger margin, looks its
 // B leaves up again (one box down B's tree, with the grown box); then every remembered pair
@@ -94,13 +102,10 @@ std::vector<Out> cached_pair_traversal(const Bvh<Aabb>& A, const Bvh<Aabb>& B, d
   if (A.empty() || B.empty()) return {};
   const auto& an = A.nodes();
   const auto& bn = B.nodes();
-  if (cache.a_tree_ != &A || cache.b_tree_ != &B) cache.clear();
-  if (cache.leaves_.empty()) {
+  bind_trees(cache, A, B);
+  if (cache.leaves_.empty())
     for (int i = 0; i < static_cast<int>(an.size()); ++i)
       if (an[i].is_leaf()) cache.leaves_.push_back({i, Aabb{}, -1.0, {}});
-    cache.a_tree_ = &A;
-    cache.b_tree_ = &B;
-  }
   constexpr std::size_t kChunk = 64;
   const std::size_t num_leaves = cache.leaves_.size();
   const std::size_t chunks = (num_leaves + kChunk - 1) / kChunk;
@@ -230,6 +235,14 @@ Aabb edge_box(const Points3& V, const Segments& E, int e) {
   return b;
 }
 
+// The box of every edge, once per query rather than once per pair of triangles it is in.
+std::vector<Aabb> edge_boxes(const Points3& V, const Segments& E) {
+  std::vector<Aabb> boxes(static_cast<std::size_t>(E.rows()));
+  parallel_for(
+      boxes.size(), [&](std::size_t e) { boxes[e] = edge_box(V, E, static_cast<int>(e)); }, 4096);
+  return boxes;
+}
+
 // The plane of a triangle of A (unit normal n, offset n·a) and the farthest any of the pairs it
 // takes part in may reach (see beyond_plane); reach < 0 for a degenerate triangle (no plane).
 struct TrianglePlane {
@@ -278,8 +291,10 @@ bool beyond_plane(const TrianglePlane& p, const ProximityMesh& B, int j) {
 // box_j bound the two triangles; inflated by the reach, boxes filter the pairs before the
 // closest-point computations.
 // planes: those of A's triangles (triangle_planes), to skip pairs beyond them (not for self).
+// edges_a, edges_b: the boxes of A's and B's edges (edge_boxes), used when r.edges > 0.
 void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, int i, int j,
-                    const Aabb& box_i, const Aabb& box_j, const ProximityReach& r, ProxOut& out,
+                    const Aabb& box_i, const Aabb& box_j, const ProximityReach& r,
+                    const std::vector<Aabb>& edges_a, const std::vector<Aabb>& edges_b, ProxOut& out,
                     const std::vector<TrianglePlane>* planes = nullptr) {
   if (planes && beyond_plane((*planes)[static_cast<std::size_t>(i)], B, j)) return;
   VertexTriangleHit vh;
@@ -300,13 +315,13 @@ void proximity_leaf(const ProximityMesh& A, const ProximityMesh& B, bool self, i
   for (int k = 0; k < 3; ++k) {
     const int ea = A.topo.triangle_edges(i, k);
     if (A.topo.edge_owner[ea] != i) continue;
-    const Aabb box_a = edge_box(A.V, A.topo.edges, ea);
+    const Aabb& box_a = edges_a[static_cast<std::size_t>(ea)];
     if (!overlap(box_a, box_j, d)) continue;
     for (int l = 0; l < 3; ++l) {
       const int eb = B.topo.triangle_edges(j, l);
       if (B.topo.edge_owner[eb] != j) continue;
       if (self && edges_share_vertex(A.topo.edges, ea, eb)) continue;
-      if (!overlap(box_a, edge_box(B.V, B.topo.edges, eb), d)) continue;
+      if (!overlap(box_a, edges_b[static_cast<std::size_t>(eb)], d)) continue;
       if (ee_hit(A.V, A.topo.edges, ea, B.V, B.topo.edges, eb, d, eh))
         out.ee.push_back(self && ea > eb ? swapped(eh) : eh);
     }
@@ -343,9 +358,12 @@ ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const 
   // With a_extra, A's boxes hold each vertex's extra (refit_inflated): the base reach culls.
   const double margin = std::max({reach.a_vertices, reach.b_vertices, reach.edges});
   const std::vector<TrianglePlane> planes = triangle_planes(A, reach);
+  const std::vector<Aabb> edges_a = reach.edges > 0 ? edge_boxes(A.V, A.topo.edges) : std::vector<Aabb>{};
+  const std::vector<Aabb> edges_b = reach.edges > 0 ? edge_boxes(B.V, B.topo.edges) : std::vector<Aabb>{};
   auto outs = pair_traversal<ProxOut>(A.bvh, B.bvh, margin, false,
                                       [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
-                                        proximity_leaf(A, B, false, i, j, box_i, box_j, reach, out, &planes);
+                                        proximity_leaf(A, B, false, i, j, box_i, box_j, reach, edges_a, edges_b,
+                                                       out, &planes);
                                       });
   return gather(outs);
 }
@@ -355,9 +373,16 @@ ProximityResult proximity(const ProximityMesh& A, const ProximityMesh& B, const 
   check_reach(reach, A, "proximity");
   const double margin = std::max({reach.a_vertices, reach.b_vertices, reach.edges});
   const std::vector<TrianglePlane> planes = triangle_planes(A, reach);
+  const std::vector<Aabb> edges_a = reach.edges > 0 ? edge_boxes(A.V, A.topo.edges) : std::vector<Aabb>{};
+  // B is static: its edges' boxes are kept with the cache (cleared with it).
+  bind_trees(cache, A.bvh, B.bvh);
+  if (reach.edges > 0 && cache.b_edge_boxes_.size() != static_cast<std::size_t>(B.topo.edges.rows()))
+    cache.b_edge_boxes_ = edge_boxes(B.V, B.topo.edges);
+  const std::vector<Aabb>& edges_b = cache.b_edge_boxes_;
   auto outs = cached_pair_traversal<ProxOut>(A.bvh, B.bvh, margin, cache,
                                              [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
-                                               proximity_leaf(A, B, false, i, j, box_i, box_j, reach, out, &planes);
+                                               proximity_leaf(A, B, false, i, j, box_i, box_j, reach, edges_a, edges_b,
+                                                              out, &planes);
                                              });
   return gather(outs);
 }
@@ -377,10 +402,11 @@ ProximityResult self_proximity(const ProximityMesh& M, double d, bool normal_con
     if (M.contours && !loop) return false;
     return region_pairs_farther_than(M.V, M.F, shapes, prims + nd.begin, nd.end - nd.begin, d, M.topo, 4096, loop);
   };
+  const std::vector<Aabb> edges = edge_boxes(M.V, M.topo.edges);
   auto outs = pair_traversal<ProxOut>(
       M.bvh, M.bvh, d, true,
       [&](int i, int j, const Aabb& box_i, const Aabb& box_j, ProxOut& out) {
-        proximity_leaf(M, M, true, i, j, box_i, box_j, ProximityReach{d, d, d}, out);
+        proximity_leaf(M, M, true, i, j, box_i, box_j, ProximityReach{d, d, d}, edges, edges, out);
       },
       cull);
   return gather(outs);

@@ -106,11 +106,15 @@ ProximityResult self_proximity_brute_force(const ProximityMesh& M, double d);
 /// the query's margin of its box grown by `skin`, and looks them up again in B's tree only when
 /// its box has left that grown box or the margin has grown. Between lookups a query tests only
 /// the remembered pairs, with the same box test as the traversal, so it finds the same pairs.
-/// Call clear() when B moves or either tree is rebuilt; one cache per kind of query.
+/// Proximity also keeps B's edges' boxes here. Call clear() when B moves or either tree is
+/// rebuilt; one cache per kind of query.
 class LeafPairCache {
  public:
   explicit LeafPairCache(double skin = 1e-3) : skin_(skin) {}
-  void clear() { leaves_.clear(); }
+  void clear() {
+    leaves_.clear();
+    b_edge_boxes_.clear();
+  }
   double skin() const { return skin_; }
   long long lookups() const { return lookups_; }  ///< leaves of A looked up again, in all calls
 
@@ -122,6 +126,7 @@ class LeafPairCache {
     std::vector<int> b_leaves;
   };
   std::vector<Leaf> leaves_;
+  std::vector<Aabb> b_edge_boxes_;  ///< proximity: the boxes of B's edges
   const void* a_tree_ = nullptr;
   const void* b_tree_ = nullptr;
   long long lookups_ = 0;
