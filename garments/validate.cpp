@@ -15,6 +15,9 @@ std::string describe_edge(const Pattern& pattern, int panel, int edge) {
 
 namespace {
 
+// Relative shortfall of a circle arc's radius below half its chord still taken as a half circle.
+constexpr double kArcRadiusTolerance = 1e-6;
+
 std::string format_ratio(double r) {
   char buf[32];
   std::snprintf(buf, sizeof buf, std::abs(r) < 1e6 ? "%.2f" : "%.3g", r);  // absurd sizes in short form
@@ -77,13 +80,15 @@ void check_panel(const Pattern& pattern, int pi, const ValidationLimits& limits,
     d.errors.push_back(where + " is placed " + format_ratio(panel.translation.cwiseAbs().maxCoeff()) +
                        " m from the origin along an axis; that is not around a body");
   for (std::size_t k = 0; k < n; ++k) {
+    // No circle of radius r passes through two points more than 2r apart. A half circle written
+    // with rounding (r a hair under half the chord) is one: the relative tolerance lets it pass.
     const Edge& e = panel.edges[k];
     const double half_chord = (panel.vertices[e.end] - panel.vertices[e.start]).norm() / 2;
-    if (e.kind == CurveKind::arc && e.radius < half_chord * (1 - 1e-9))
-      d.warnings.push_back(describe_edge(pattern, pi, static_cast<int>(k)) + ": circle radius " +
-                           format_ratio(e.radius * 100) + " cm is less than half the chord (" +
-                           format_ratio(half_chord * 100) +
-                           " cm); drawn as a half circle (the SVG rule for out-of-range radii)");
+    if (e.kind == CurveKind::arc && e.radius < half_chord * (1 - kArcRadiusTolerance))
+      d.errors.push_back("pattern '" + pattern.name + "', " + describe_edge(pattern, pi, static_cast<int>(k)) +
+                         ": circle radius " + format_ratio(e.radius * 100) +
+                         " cm is less than half the distance between the edge's ends (" +
+                         format_ratio(half_chord * 100) + " cm); no circle of that radius joins them");
   }
   if (!loop_ok || !d.errors.empty()) return;  // geometry checks need a sound loop
 
