@@ -11,6 +11,68 @@ namespace tryon::avatars {
 
 namespace {
 constexpr double kMinHeight = 1.0, kMaxHeight = 2.2;  // metres: the people we dress
+// Fewer triangles with area than this cannot be a person's surface (the bundled bodies have
+// tens of thousands); a body that encloses less than this share of its bounding box is a sheet
+// or loose triangles (the shared bodies fill 6.8-25 % of theirs, T-pose included).
+constexpr int kMinTriangles = 100;
+constexpr double kMinVolumeShare = 0.005;
+// A body open at its neck, wrists or feet needs caps of a few % of its surface; a sheet (a
+// half cylinder, a scan of one side) far more.
+constexpr double kMaxHoleShare = 0.2;
+
+// What closes the surface: its volume about `centre` (divergence theorem; about the box's centre
+// so that the sum does not lose digits), unsigned, as a body with inward faces encloses as much;
+// its area; and the length of its vector area (the sum of its faces' area vectors), which is 0
+// for a closed surface and, for an open one, the area of the caps its holes would need.
+struct Closure {
+  double volume = 0, area = 0, hole_area = 0;
+};
+Closure closure(const TriMesh& m, const Vec3& centre) {
+  Closure c;
+  double six_v = 0;
+  Vec3 vector_area = Vec3::Zero();
+  for (int f = 0; f < m.num_triangles(); ++f) {
+    const Vec3 p0 = Vec3(m.V.row(m.F(f, 0))) - centre, p1 = Vec3(m.V.row(m.F(f, 1))) - centre,
+               p2 = Vec3(m.V.row(m.F(f, 2))) - centre;
+    six_v += p0.dot(p1.cross(p2));
+    const Vec3 n = (p1 - p0).cross(p2 - p0);
+    vector_area += n;
+    c.area += n.norm();
+  }
+  c.volume = std::abs(six_v) / 6;
+  c.area /= 2;
+  c.hole_area = vector_area.norm() / 2;
+  return c;
+}
+
+// Refuses a mesh too small or too hollow to be a person: a single triangle or a sheet would be
+// draped around for the whole frame limit (the cloth falls past it and crumples).
+void check_is_a_body(const TriMesh& m, int triangles_with_area, const std::string& what) {
+  if (triangles_with_area < kMinTriangles)
+    throw InputError(what + " has " + std::to_string(triangles_with_area) + " triangle" +
+                     (triangles_with_area == 1 ? "" : "s") + " with area; a person's body mesh has at least " +
+                     std::to_string(kMinTriangles) + " (it is not a body)");
+  const Bounds3 box = bounds(m.V);
+  const double box_volume = box.extent().prod();
+  const Closure c = closure(m, 0.5 * (box.min + box.max));
+  const double share = box_volume > 0 ? c.volume / box_volume : 0;
+  const double open = c.hole_area / c.area;
+  logger().debug("{} encloses {:.4f} m³, {:.1f} % of its bounding box; its holes would take caps of {:.1f} % of its "
+                 "{:.2f} m² of surface", what, c.volume, 100 * share, 100 * open, c.area);
+  char buf[400];
+  if (!(share >= kMinVolumeShare)) {
+    std::snprintf(buf, sizeof buf, " encloses no volume (%.2f %% of its bounding box; a person's body fills about 7-25 %%): "
+                  "it is a sheet or loose triangles, not a closed body", 100 * share);
+    throw InputError(what + buf);
+  }
+  if (open > kMaxHoleShare) {
+    std::snprintf(buf, sizeof buf, " does not enclose a volume: its holes would need caps of %.0f %% of its surface "
+                  "(at most %.0f %% for a body with openings); it is an open sheet (or its faces are not turned "
+                  "consistently), not a closed body",
+                  100 * open, 100 * kMaxHoleShare);
+    throw InputError(what + buf);
+  }
+}
 
 const char* unit_name(double metres_per_unit) {
   if (metres_per_unit == 1) return "m";
@@ -81,6 +143,7 @@ Avatar make_avatar(TriMesh mesh, const std::string& name, const std::string& sou
   if (degenerate == a.mesh.num_triangles())
     throw InputError(what + " has no triangles with area (all " + std::to_string(degenerate) + " are degenerate)");
   if (degenerate > 0) a.warnings.push_back(what + " has " + std::to_string(degenerate) + " zero-area triangles");
+  check_is_a_body(a.mesh, a.mesh.num_triangles() - degenerate, what);
 
   // Feet at y = 0. x and z are kept: patterns are placed relative to the body's own origin.
   a.mesh.V.col(1).array() -= bounds(a.mesh.V).min.y();

@@ -62,6 +62,28 @@ std::string lower(std::string s) {
   return s;
 }
 
+/// The sample body with every coordinate multiplied by `scale`, written to `out` (OBJ).
+void write_scaled_body(const fs::path& out, double scale) {
+  std::ifstream in(good_body());
+  std::ofstream o(out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("v ", 0) == 0) {
+      double x, y, z;
+      std::sscanf(line.c_str(), "v %lf %lf %lf", &x, &y, &z);
+      o << "v " << x * scale << ' ' << y * scale << ' ' << z * scale << '\n';
+    } else {
+      o << line << '\n';
+    }
+  }
+}
+
+/// An axis-aligned box `w × h × d` (12 triangles), written to `out` (OBJ).
+void write_box(const fs::path& out, double w, double h, double d) {
+  std::ofstream o(out);
+  for (int i = 0; i < 8; ++i) o << "v " << (i & 1) * w << ' ' << ((i >> 1) & 1) * h << ' ' << ((i >> 2) & 1) * d << '\n';
+  o << "f 1 3 2\nf 2 3 4\nf 5 6 7\nf 6 8 7\nf 1 2 5\nf 2 6 5\nf 3 7 4\nf 4 7 8\nf 1 5 3\nf 3 5 7\nf 2 4 6\nf 4 8 6\n";
+}
+
 /// A refused input: exit 2, in time, and the message names the file and the problem (`words`:
 /// one of them must appear, case-insensitively).
 void expect_refused(const BoundedResult& r, const fs::path& file, const std::vector<std::string>& words,
@@ -176,6 +198,8 @@ const std::vector<Case>& body_cases() {
       {"ply_bad_index.ply", {"cannot read mesh", "missing vertex"}},
       {"ply_huge_count.ply", {"cannot fit"}},
       {"garbage.gltf", {"cannot read mesh"}},
+      {"single_triangle.obj", {"has 1 triangle with area"}},
+      {"tetrahedron.obj", {"has 4 triangles with area"}},
   };
   return cases;
 }
@@ -277,20 +301,7 @@ TEST(Hostile, GeneratedBodiesAreRefused) {
               "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n");
   expect_both_refuse(dir / "huge_count.ply", true, {"cannot fit"});
   // A kilometre tall: the sample body scaled to 1000 m, written in centimetres.
-  {
-    std::ifstream in(good_body());
-    std::ofstream out(dir / "kilometre.obj");
-    for (std::string line; std::getline(in, line);) {
-      if (line.rfind("v ", 0) == 0) {
-        double x, y, z;
-        std::sscanf(line.c_str(), "v %lf %lf %lf", &x, &y, &z);
-        const double s = 1000.0 / 1.7 * 100.0;
-        out << "v " << x * s << ' ' << y * s << ' ' << z * s << '\n';
-      } else {
-        out << line << '\n';
-      }
-    }
-  }
+  write_scaled_body(dir / "kilometre.obj", 1000.0 / 1.7 * 100.0);
   expect_both_refuse(dir / "kilometre.obj", true, {"not a person's size"});
   fs::create_directories(dir / "a_folder.obj");
   expect_both_refuse(dir / "a_folder.obj", true, {"is a directory"});
@@ -304,10 +315,44 @@ TEST(Hostile, GeneratedBodiesAreRefused) {
   fs::remove_all(dir);
 }
 
+TEST(Hostile, OddBodiesAreRefusedAtOnceByADefaultDrape) {
+  // What cannot be a person is refused at load, before any drape: with the default settings a
+  // drape around a single triangle or a box runs to the frame limit (about 2 minutes for the
+  // two squares), the cloth falling past the body and crumpling.
+  const fs::path dir = scratch("odd_refused");
+  write_box(dir / "kilometre_box.obj", 300, 1000, 100);  // 1000 units: 1 m in millimetres, but 12 triangles
+  write_scaled_body(dir / "kilometre_in_mm.obj", 1000.0 / 1.7 * 1000.0);
+  {  // a flat sheet standing upright, 0.5 × 1.7 m in 20 × 20 squares (800 triangles)
+    std::ofstream o(dir / "sheet.obj");
+    for (int i = 0; i <= 20; ++i)
+      for (int j = 0; j <= 20; ++j) o << "v " << 0.025 * i << ' ' << 0.085 * j << " 0\n";
+    for (int i = 0; i < 20; ++i)
+      for (int j = 0; j < 20; ++j) {
+        const int a = i * 21 + j + 1, b = a + 1, c = a + 21, d = c + 1;
+        o << "f " << a << ' ' << c << ' ' << b << "\nf " << b << ' ' << c << ' ' << d << '\n';
+      }
+  }
+  const std::vector<std::pair<fs::path, std::string>> bodies = {
+      {corpus() / "bodies" / "single_triangle.obj", "has 1 triangle with area"},
+      {corpus() / "bodies" / "tetrahedron.obj", "has 4 triangles with area"},
+      {dir / "kilometre_box.obj", "has 12 triangles with area"},
+      {dir / "kilometre_in_mm.obj", "not a person's size"},
+      {dir / "sheet.obj", "encloses no volume"},
+  };
+  for (const auto& [body, words] : bodies) {
+    const fs::path out = dir / ("out_" + body.stem().string());
+    const std::string drape = "drape " + q(good_pattern()) + " --avatar " + q(body) + " -o " + q(out);
+    expect_refused(run_bounded(drape, 15), body, {words}, "tryon " + drape);
+    EXPECT_FALSE(fs::exists(out));
+    const std::string inspect = "inspect " + q(good_pattern()) + " --avatar " + q(body);
+    expect_refused(run_bounded(inspect, 15), body, {words}, "tryon " + inspect);
+  }
+  fs::remove_all(dir);
+}
+
 TEST(Hostile, OddButUsableBodiesDrapeWithAReport) {
-  // Open, a single triangle, a tetrahedron: a body the cloth can lie on, though not a person.
   const fs::path dir = scratch("odd_bodies");
-  {  // the sample body with its top 2 % of faces removed: open at the head
+  {  // the sample body with 2 % of its faces removed, all over: open, but a body still
     std::ifstream in(good_body());
     std::ofstream out(dir / "open.obj");
     std::vector<std::string> faces;
@@ -316,8 +361,9 @@ TEST(Hostile, OddButUsableBodiesDrapeWithAReport) {
     for (std::size_t f = 0; f < faces.size(); ++f)
       if (f % 50 != 0) out << faces[f] << '\n';
   }
-  for (const fs::path& body :
-       {dir / "open.obj", corpus() / "bodies" / "single_triangle.obj", corpus() / "bodies" / "tetrahedron.obj"}) {
+  // A kilometre tall in metres is 1000 units: read as millimetres, a 1 m child's body.
+  write_scaled_body(dir / "kilometre_in_m.obj", 1000.0 / 1.7);
+  for (const fs::path& body : {dir / "open.obj", dir / "kilometre_in_m.obj"}) {
     SCOPED_TRACE(body.string());
     const fs::path out = dir / ("out_" + body.stem().string());
     const BoundedResult r = run_bounded("drape " + q(good_pattern()) + " --avatar " + q(body) + " -o " + q(out) +
@@ -335,8 +381,14 @@ TEST(Hostile, OddButUsableBodiesDrapeWithAReport) {
     const BoundedResult i = run_bounded("inspect " + q(good_pattern()) + " --avatar " + q(body) + " --json");
     EXPECT_EQ(i.code, 0) << i.err;
   }
-  // The open body says so.
+  // The open body says so; the kilometre is read as millimetres, and says so.
   const BoundedResult i = run_bounded("inspect " + q(good_pattern()) + " --avatar " + q(dir / "open.obj") + " --json");
   EXPECT_NE(i.out.find("not closed"), std::string::npos) << i.out;
+  const BoundedResult km =
+      run_bounded("inspect " + q(good_pattern()) + " --avatar " + q(dir / "kilometre_in_m.obj") + " --json");
+  ASSERT_EQ(km.code, 0) << km.err;
+  const auto doc = nlohmann::json::parse(km.out);
+  EXPECT_EQ(doc["avatar"]["unit"], "mm");
+  EXPECT_NEAR(doc["avatar"]["height_m"].get<double>(), 1.0, 0.02);
   fs::remove_all(dir);
 }
