@@ -878,11 +878,11 @@ void add_batch_command(CLI::App& app, std::function<int()>& run) {
                   "JSON Lines (one {\"pattern\", \"avatar\", \"name\", \"material\", \"options\"} a line) or CSV with a header")
       ->required();
   cmd->add_option("-o,--output", o->outdir, "output folder: <name>/ per job, summary.json, summary.csv")->required();
-  cmd->add_option("--jobs", o->jobs, "drapes at once (default 1)")->check(CLI::Range(1, 256));
+  cmd->add_option("--jobs", o->jobs, "drapes at once")->check(CLI::Range(1, 256));
   cmd->add_flag("--resume", o->resume, "skip jobs whose report.json exists");
   cmd->add_option("--time-limit", o->time_limit_s, "per-job drape time limit in seconds unless the job sets one (0: none)")
       ->check(CLI::Range(0.0, 1e7));
-  cmd->add_option("--kill-grace", o->kill_grace_s, "seconds after a job's time limit before it is killed (default 30)")
+  cmd->add_option("--kill-grace", o->kill_grace_s, "seconds after a job's time limit before it is killed")
       ->check(CLI::Range(0.0, 1e7));
   cmd->add_flag("--quiet", o->quiet, "no progress bar or per-job lines");
   cmd->add_flag("--plan", o->plan, "print the jobs (names, drape arguments, refusals) as JSON; run nothing");

@@ -177,29 +177,31 @@ void add_drape_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--avatar", o->avatar, "body mesh")->required();
   cmd->add_option("-o,--output", o->outdir, "output folder (garment.obj, report.json)")->required();
   cmd->add_option("--material", o->material, "preset name (see cloth/materials.json) or a JSON file");
-  cmd->add_option("--integrator", o->integrator, "implicit_euler (default) or explicit_euler");
-  cmd->add_option("--threads", o->threads, "threads (default: all cores)")->check(CLI::Range(0, 1024));
+  cmd->add_option("--integrator", o->integrator, "implicit_euler or explicit_euler");
+  cmd->add_option("--threads", o->threads, "threads (0: all cores)")->check(CLI::Range(0, 1024));
   cmd->add_option("--resolution-cm", o->resolution_cm, "target triangle edge length in cm")->check(CLI::Range(0.2, 50.0));
   cmd->add_option("--max-frames", o->max_frames, "frame limit (1/60 s each)")->check(CLI::Range(1, 100000));
-  cmd->add_option("--substeps", o->substeps, "implicit Euler steps per frame (default 2; more: stiffer contact, slower)")
+  cmd->add_option("--substeps", o->substeps, "implicit Euler steps per frame (more: stiffer contact, slower)")
       ->check(CLI::Range(1, 64));
   cmd->add_option("--time-limit", o->time_limit_s, "wall-clock limit in seconds (0: none)")->check(CLI::Range(0.0, 1e7));
-  cmd->add_flag("!--no-self-collision", o->self_collision, "skip cloth self-collision");
-  cmd->add_option("--seams", o->seams, "sew (pull seams shut around the body, default) or merge (join at once)")
+  // Callbacks rather than "!" flags, which --help would show as "--no-contact{false}".
+  cmd->add_flag_callback("--no-self-collision", [o] { o->self_collision = false; }, "skip cloth self-collision");
+  cmd->add_option("--seams", o->seams, "sew (pull seams shut around the body) or merge (join at once)")
       ->check(CLI::IsMember({"sew", "merge"}));
   cmd->add_option("--body-inset-cm", o->body_inset_cm,
-                  "sew around a body this much slimmer (limbs at most 40 % thinner) that grows back once sewn (default 0)")
+                  "sew around a body this much slimmer (limbs at most 40 % thinner) that grows back once sewn")
       ->check(CLI::Range(0.0, 10.0));
   cmd->add_option(
          "--coarse-start-cm", o->coarse_start_cm,
          "sew and drape at this resolution first when --resolution-cm is at least 1.5x finer, and drape "
-         "the fine mesh on from there (default 3; 0: off)")
+         "the fine mesh on from there (0: off)")
       ->check(CLI::Range(0.0, 50.0));
-  cmd->add_flag("!--no-contact", o->contact, "no body or self contact at all (diagnostics: the cloth alone)");
+  cmd->add_flag_callback("--no-contact", [o] { o->contact = false; },
+                         "no body or self contact at all (diagnostics: the cloth alone)");
   cmd->add_flag("--preview", o->preview, "also write preview.png (front, side, back, legend)");
-  cmd->add_option("--fit-map", o->fit_map, "garment colouring of the preview and the GLB: strain (default), distance, none")
+  cmd->add_option("--fit-map", o->fit_map, "garment colouring of the preview and the GLB: strain, distance or none")
       ->check(CLI::IsMember({"strain", "distance", "none"}));
-  cmd->add_option("--format", o->format, "garment file: obj (default) or glb (normals, UVs, COLOR_0 fit map)")
+  cmd->add_option("--format", o->format, "garment file: obj or glb (normals, UVs, COLOR_0 fit map)")
       ->check(CLI::IsMember({"obj", "glb"}));
   cmd->add_flag("--with-body", o->with_body, "glb: include the body as a second mesh");
   cmd->add_flag("--quiet", o->quiet, "no progress bar or summary");

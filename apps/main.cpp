@@ -8,6 +8,7 @@
 #include "apps/commands.hpp"
 #include "core/error.hpp"
 #include "core/logger.hpp"
+#include "tryon/tryon.hpp"
 
 int main(int argc, char** argv) {
   using namespace tryon;
@@ -27,6 +28,10 @@ int main(int argc, char** argv) {
   CLI::App app{"tryon: virtual try-on of sewing patterns on body meshes"};
   app.require_subcommand(1);
   app.fallthrough();  // --verbose / --quiet also after the subcommand
+  app.set_help_flag("-h,--help", "print this help and exit");  // the subcommands copy it
+  app.set_version_flag("--version", "tryon " + version(), "print the version and exit");
+  // Every option's default in --help ("[600]"); set before the subcommands, which copy it.
+  app.option_defaults()->always_capture_default();
   bool verbose = false, quiet = false;
   app.add_flag("-v,--verbose", verbose, "log every step");
   app.add_flag("-q,--quiet", quiet, "log errors only");

@@ -8,7 +8,7 @@
 namespace tryon::apps {
 
 inline void add_up_option(CLI::App& cmd, std::string& up) {
-  cmd.add_option("--up", up, "up axis of the body file: y (default) or z")
+  cmd.add_option("--up", up, "up axis of the body file: y or z")
       ->check(CLI::IsMember({"y", "z", "Y", "Z"}));
 }
 
