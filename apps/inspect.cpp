@@ -117,75 +117,11 @@ void print_dxf(const nlohmann::json& j) {
               j["seams_source"].get<std::string>().c_str(), j["seams"].dump(2).c_str());
 }
 
-int run_inspect(const InspectOptions& o) {
+// The mesh's figures, each panel's (with its edges), the labelled vertices, into `doc`.
+void describe_build(const InspectOptions& o, const garments::LoadedPattern& loaded,
+                    const garments::GarmentBuild& build, double elapsed, nlohmann::json& doc) {
   using json = nlohmann::json;
-  const auto t0 = std::chrono::steady_clock::now();
-  json doc = {{"pattern", o.pattern}, {"warnings", json::array()}, {"errors", json::array()}};
-  auto fail = [&](const std::string& message) {
-    if (!o.json) throw InputError(message);
-    doc["errors"].push_back(message);
-    std::cout << doc.dump(2) << "\n";
-    logger().error("{}", message);
-    return kExitBadInput;
-  };
-
-  // The body first: a DXF pattern is arranged around it.
-  std::optional<avatars::Avatar> body;
-  if (!o.avatar.empty()) {
-    avatars::AvatarOptions aopt;
-    aopt.up = parse_up_axis(o.up);
-    try {
-      body = avatars::load_avatar(o.avatar, aopt);
-    } catch (const InputError& e) {
-      return fail(e.what());
-    }
-  }
-  garments::LoadedPattern loaded;
-  try {
-    garments::PatternOptions popt;
-    popt.size = o.size;
-    popt.seams = o.seams;
-    if (body) popt.body = &body->mesh;
-    loaded = garments::load_pattern(o.pattern, popt);
-  } catch (const InputError& e) {
-    return fail(e.what());
-  }
-  garments::Pattern& pattern = loaded.pattern;
-  if (loaded.dxf) {
-    doc["dxf"] = describe_dxf(loaded);
-    if (!o.write_seams.empty()) {
-      write_file_atomic(o.write_seams, doc["dxf"]["seams"].dump(2) + "\n");
-      doc["seams_written"] = o.write_seams;
-    }
-    if (!o.json) print_dxf(doc["dxf"]);
-  }
-  const garments::Diagnostics diag = garments::validate_pattern(pattern);
-  if (!diag.ok()) {
-    for (const auto& w : diag.warnings) doc["warnings"].push_back(w);
-    for (const auto& e : diag.errors) doc["errors"].push_back(e);
-    std::string msg = "pattern '" + o.pattern + "' cannot be sewn:";
-    for (const auto& e : diag.errors) msg += "\n  - " + e;
-    if (!o.json) throw InputError(msg);
-    std::cout << doc.dump(2) << "\n";
-    logger().error("{}", msg);
-    return kExitBadInput;
-  }
-
-  garments::BuildOptions bopt;
-  bopt.resolution_m = o.resolution_cm / 100.0;
-  if (body) bopt.body_height_m = body->height_m;
-  garments::GarmentBuild build;
-  try {
-    build = garments::build_garment(pattern, bopt);
-  } catch (const InputError& e) {
-    return fail(e.what());
-  }
-  const double elapsed = seconds_since(t0);
-  for (const auto& w : build.warnings) {
-    doc["warnings"].push_back(w);
-    logger().warn("{}", w);
-  }
-
+  const garments::Pattern& pattern = loaded.pattern;
   const garments::GarmentMesh& m = build.mesh;
   doc["panels"] = static_cast<int>(pattern.panels.size());
   doc["stitches"] = static_cast<int>(pattern.stitches.size());
@@ -215,26 +151,30 @@ int run_inspect(const InspectOptions& o) {
   json labels = json::object();
   for (const auto& [label, verts] : m.labelled_vertices) labels[label] = static_cast<int>(verts.size());
   doc["labelled_vertices"] = labels;
-  if (body) {
-    doc["avatar"] = {{"file", o.avatar},
-                     {"height_m", body->height_m},
-                     {"unit", body->unit},
-                     {"vertices", body->mesh.num_vertices()},
-                     {"triangles", body->mesh.num_triangles()},
-                     {"bbox_min", {body->bounds.min.x(), body->bounds.min.y(), body->bounds.min.z()}},
-                     {"bbox_max", {body->bounds.max.x(), body->bounds.max.y(), body->bounds.max.z()}},
-                     {"boundary_edges", body->topology.boundary_edges},
-                     {"non_manifold_edges", body->topology.non_manifold_edges}};
-    for (const auto& w : body->warnings) doc["warnings"].push_back(w);
-  }
+}
 
+// The body's figures and warnings into `doc`.
+void describe_avatar(const std::string& file, const avatars::Avatar& body, nlohmann::json& doc) {
+  doc["avatar"] = {{"file", file},
+                   {"height_m", body.height_m},
+                   {"unit", body.unit},
+                   {"vertices", body.mesh.num_vertices()},
+                   {"triangles", body.mesh.num_triangles()},
+                   {"bbox_min", {body.bounds.min.x(), body.bounds.min.y(), body.bounds.min.z()}},
+                   {"bbox_max", {body.bounds.max.x(), body.bounds.max.y(), body.bounds.max.z()}},
+                   {"boundary_edges", body.topology.boundary_edges},
+                   {"non_manifold_edges", body.topology.non_manifold_edges}};
+  for (const auto& w : body.warnings) doc["warnings"].push_back(w);
+}
+
+// -o: the placed mesh (OBJ); --preview: a PNG of it, each panel in its own colour, over the body.
+void write_placed(const InspectOptions& o, const garments::Pattern& pattern, const garments::GarmentMesh& m,
+                  const std::optional<avatars::Avatar>& body, nlohmann::json& doc) {
   if (!o.output.empty()) {
     write_garment_obj(o.output, m, m.V, "tryon inspect: placed, not yet draped garment '" + pattern.name + "'");
     doc["output"] = o.output;
   }
-
   if (!o.preview.empty()) {
-    // Each panel in its own colour, over the body.
     static const outputs::Rgb palette[] = {{214, 96, 77},  {67, 147, 195}, {120, 180, 90},  {240, 180, 60},
                                            {150, 110, 190}, {80, 190, 180}, {230, 130, 170}, {140, 140, 80}};
     std::vector<outputs::Rgb> colors;
@@ -245,29 +185,112 @@ int run_inspect(const InspectOptions& o) {
                            outputs::FitMap::none, po);
     doc["preview"] = o.preview;
   }
+}
 
-  if (o.json) {
-    std::cout << doc.dump(2) << "\n";
-  } else {
-    std::printf("pattern %s (%s): %d panels, %d stitches\n", o.pattern.c_str(),
-                doc["format"].get<std::string>().c_str(), static_cast<int>(pattern.panels.size()),
-                static_cast<int>(pattern.stitches.size()));
-    for (const auto& s : build.panels)
-      std::printf("  %-22s %6d vertices %6d triangles  %7.1f cm²  min angle %5.1f°\n", s.name.c_str(),
-                  s.vertices, s.triangles, s.area_m2 * 1e4, s.min_angle_deg);
-    std::printf("mesh at %.2f cm: %d vertices, %d triangles, %d seam pairs, min angle %.1f°, %.3f s\n",
-                o.resolution_cm, m.num_vertices(), m.num_triangles(), static_cast<int>(m.seam_pairs.rows()),
-                build.min_angle_deg, elapsed);
-    if (build.offset.norm() > 0)
-      std::printf("placement offset (%.3f, %.3f, %.3f) m\n", build.offset.x(), build.offset.y(), build.offset.z());
-    if (body)
-      std::printf("body %s: %.3f m tall (unit %s), %d triangles, %d boundary / %d non-manifold edges\n",
-                  o.avatar.c_str(), body->height_m, body->unit.c_str(), body->mesh.num_triangles(),
-                  body->topology.boundary_edges, body->topology.non_manifold_edges);
-    if (!o.output.empty()) std::printf("wrote %s\n", o.output.c_str());
-    if (!o.preview.empty()) std::printf("wrote %s\n", o.preview.c_str());
-    if (!o.write_seams.empty()) std::printf("wrote %s\n", o.write_seams.c_str());
+// The summary without --json: the pattern, each panel, the mesh, the body and what was written.
+void print_summary(const InspectOptions& o, const nlohmann::json& doc, const garments::Pattern& pattern,
+                   const garments::GarmentBuild& build, const std::optional<avatars::Avatar>& body,
+                   double elapsed) {
+  const garments::GarmentMesh& m = build.mesh;
+  std::printf("pattern %s (%s): %d panels, %d stitches\n", o.pattern.c_str(),
+              doc["format"].get<std::string>().c_str(), static_cast<int>(pattern.panels.size()),
+              static_cast<int>(pattern.stitches.size()));
+  for (const auto& s : build.panels)
+    std::printf("  %-22s %6d vertices %6d triangles  %7.1f cm²  min angle %5.1f°\n", s.name.c_str(),
+                s.vertices, s.triangles, s.area_m2 * 1e4, s.min_angle_deg);
+  std::printf("mesh at %.2f cm: %d vertices, %d triangles, %d seam pairs, min angle %.1f°, %.3f s\n",
+              o.resolution_cm, m.num_vertices(), m.num_triangles(), static_cast<int>(m.seam_pairs.rows()),
+              build.min_angle_deg, elapsed);
+  if (build.offset.norm() > 0)
+    std::printf("placement offset (%.3f, %.3f, %.3f) m\n", build.offset.x(), build.offset.y(), build.offset.z());
+  if (body)
+    std::printf("body %s: %.3f m tall (unit %s), %d triangles, %d boundary / %d non-manifold edges\n",
+                o.avatar.c_str(), body->height_m, body->unit.c_str(), body->mesh.num_triangles(),
+                body->topology.boundary_edges, body->topology.non_manifold_edges);
+  if (!o.output.empty()) std::printf("wrote %s\n", o.output.c_str());
+  if (!o.preview.empty()) std::printf("wrote %s\n", o.preview.c_str());
+  if (!o.write_seams.empty()) std::printf("wrote %s\n", o.write_seams.c_str());
+}
+
+// A DXF pattern's pieces, sizes and seams into `doc` (and printed without --json); --write-seams.
+void describe_dxf_pattern(const InspectOptions& o, const garments::LoadedPattern& loaded, nlohmann::json& doc) {
+  doc["dxf"] = describe_dxf(loaded);
+  if (!o.write_seams.empty()) {
+    write_file_atomic(o.write_seams, doc["dxf"]["seams"].dump(2) + "\n");
+    doc["seams_written"] = o.write_seams;
   }
+  if (!o.json) print_dxf(doc["dxf"]);
+}
+
+int run_inspect(const InspectOptions& o) {
+  using json = nlohmann::json;
+  const auto t0 = std::chrono::steady_clock::now();
+  json doc = {{"pattern", o.pattern}, {"warnings", json::array()}, {"errors", json::array()}};
+  // Bad input: with --json, the document so far with the error, and exit 2; else InputError.
+  auto fail = [&](const std::string& message) {
+    if (!o.json) throw InputError(message);
+    doc["errors"].push_back(message);
+    std::cout << doc.dump(2) << "\n";
+    logger().error("{}", message);
+    return kExitBadInput;
+  };
+
+  // The body first: a DXF pattern is arranged around it.
+  std::optional<avatars::Avatar> body;
+  if (!o.avatar.empty()) {
+    avatars::AvatarOptions aopt;
+    aopt.up = parse_up_axis(o.up);
+    try {
+      body = avatars::load_avatar(o.avatar, aopt);
+    } catch (const InputError& e) {
+      return fail(e.what());
+    }
+  }
+  garments::LoadedPattern loaded;
+  try {
+    garments::PatternOptions popt;
+    popt.size = o.size;
+    popt.seams = o.seams;
+    if (body) popt.body = &body->mesh;
+    loaded = garments::load_pattern(o.pattern, popt);
+  } catch (const InputError& e) {
+    return fail(e.what());
+  }
+  const garments::Pattern& pattern = loaded.pattern;
+  if (loaded.dxf) describe_dxf_pattern(o, loaded, doc);
+  const garments::Diagnostics diag = garments::validate_pattern(pattern);
+  if (!diag.ok()) {
+    for (const auto& w : diag.warnings) doc["warnings"].push_back(w);
+    for (const auto& e : diag.errors) doc["errors"].push_back(e);
+    std::string msg = "pattern '" + o.pattern + "' cannot be sewn:";
+    for (const auto& e : diag.errors) msg += "\n  - " + e;
+    if (!o.json) throw InputError(msg);
+    std::cout << doc.dump(2) << "\n";
+    logger().error("{}", msg);
+    return kExitBadInput;
+  }
+
+  garments::BuildOptions bopt;
+  bopt.resolution_m = o.resolution_cm / 100.0;
+  if (body) bopt.body_height_m = body->height_m;
+  garments::GarmentBuild build;
+  try {
+    build = garments::build_garment(pattern, bopt);
+  } catch (const InputError& e) {
+    return fail(e.what());
+  }
+  const double elapsed = seconds_since(t0);
+  for (const auto& w : build.warnings) {
+    doc["warnings"].push_back(w);
+    logger().warn("{}", w);
+  }
+  describe_build(o, loaded, build, elapsed, doc);
+  if (body) describe_avatar(o.avatar, *body, doc);
+  write_placed(o, pattern, build.mesh, body, doc);
+  if (o.json)
+    std::cout << doc.dump(2) << "\n";
+  else
+    print_summary(o, doc, pattern, build, body, elapsed);
   return kExitOk;
 }
 
