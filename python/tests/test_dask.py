@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -146,3 +147,23 @@ def test_ctrl_c_stops_the_running_drapes_and_records_the_rest(tmp_path, target):
     assert waited[0]["status"] == "not_run" and "before this job started" in waited[0]["reason"]
     left = subprocess.run(["pgrep", "-f", "tryon drape .*%s" % out], capture_output=True, text=True)
     assert left.stdout == "", "drapes still running after the interrupt: " + left.stdout
+
+
+def test_the_program_is_found_in_the_build_folder_of_the_package(tmp_path):
+    """PYTHONPATH=<build>/python (as ctest sets it) and neither --tryon, TRYON_BIN nor a tryon on
+    PATH: the runner uses <build>/apps/tryon."""
+    env = {k: v for k, v in os.environ.items() if k != "TRYON_BIN"}
+    env["PATH"] = "/usr/bin:/bin"
+    found = subprocess.run([sys.executable, "-c", "import tryon.dask; print(tryon.dask.find_tryon())"],
+                           env=env, capture_output=True, text=True, timeout=60)
+    assert found.returncode == 0, found.stderr
+    assert os.path.samefile(found.stdout.strip(), TRYON_BIN)
+    import tryon
+    assert Path(found.stdout.strip()) == Path(tryon.__file__).resolve().parents[2] / "apps" / "tryon"
+    # The whole runner: the manifest is read by that program's `tryon batch --plan`.
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"pattern": "a.json", "avatar": "b.obj"}\nnot json\n')
+    r = subprocess.run([sys.executable, "-m", "tryon.dask", str(bad), "-o", str(tmp_path / "out")],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "line 2 is not JSON" in r.stderr, r.stderr
+    assert "cannot find the tryon program" not in r.stderr

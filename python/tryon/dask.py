@@ -30,7 +30,6 @@ import csv
 import io
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -38,6 +37,8 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+
+from tryon import _program
 
 EXIT_OK, EXIT_NOT_CLEAN, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -48,17 +49,14 @@ class BadInput(Exception):
 
 
 def find_tryon(explicit=None):
-    """The `tryon` program: --tryon, $TRYON_BIN, the installed tree this package is part of
-    (<prefix>/lib/python3/dist-packages/tryon -> <prefix>/bin/tryon), or PATH."""
+    """The `tryon` program: --tryon, $TRYON_BIN, the one of the tree this package is part of (bundled
+    by pip in tryon/bin/, <build>/apps/tryon for PYTHONPATH=<build>/python, or <prefix>/bin/tryon
+    for <prefix>/lib/python3/dist-packages/tryon), or PATH."""
     if explicit:
         return str(Path(explicit).resolve())
     if os.environ.get("TRYON_BIN"):
         return os.environ["TRYON_BIN"]
-    for parent in list(Path(__file__).resolve().parents)[1:5]:
-        candidate = parent / "bin" / "tryon"
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    found = shutil.which("tryon")
+    found = _program.find()
     if found:
         return found
     raise FileNotFoundError("cannot find the tryon program: give --tryon PATH or set TRYON_BIN")
@@ -438,7 +436,8 @@ def main(argv=None):
     p.add_argument("--time-limit", type=float, default=0.0, help="per-job time limit in s unless the job sets one")
     p.add_argument("--kill-grace", type=float, default=30.0, help="s after a job's time limit before it is killed")
     p.add_argument("--resume", action="store_true", help="skip jobs whose report.json exists")
-    p.add_argument("--tryon", help="the tryon program (default: $TRYON_BIN, the installed one, or PATH)")
+    p.add_argument("--tryon", help="the tryon program (default: $TRYON_BIN, the one beside this package: bundled, "
+                                   "the build folder's or the install prefix's, else PATH)")
     p.add_argument("--quiet", action="store_true", help="no per-job lines")
     a = p.parse_args(argv)
     if a.workers is not None and a.workers < 1:
