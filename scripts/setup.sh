@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake libeigen3-dev libassimp-dev libspdlog-dev nlohmann-json3-dev
           libcli11-dev libgtest-dev libbenchmark-dev libpng-dev libfcl-dev
           pybind11-dev python3-pybind11 python3-dev python3-numpy python3-pytest python3-distributed
+          python3-pip python3-venv python3-setuptools python3-wheel  # pip install . (pyproject.toml)
           clang-14 libclang-rt-14-dev libomp-14-dev)  # clang: the libFuzzer targets (scripts/fuzz.sh)
 missing=()
 for p in "${packages[@]}"; do
