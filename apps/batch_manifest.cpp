@@ -189,6 +189,7 @@ constexpr OptionSpec kOptions[] = {
     {"contact", "--no-contact", OptionKind::flag_if_false},
     {"with_body", "--with-body", OptionKind::flag_if_true},
     {"up", "--up", OptionKind::text},
+    {"facing", "--facing", OptionKind::text},
     {"size", "--size", OptionKind::text},                    // DXF: graded size
     {"seam_file", "--seam-file", OptionKind::path_or_name},  // DXF: seam file (relative to the manifest)
 };

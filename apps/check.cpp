@@ -21,7 +21,7 @@ namespace tryon::apps {
 namespace {
 
 struct CheckCommand {
-  std::string cloth, avatar, rest, previous, preview, up = "y";
+  std::string cloth, avatar, rest, previous, preview, up = "auto", facing = "auto";
 };
 
 /// What the checker found against a clean drape, in the drape report's words.
@@ -99,6 +99,7 @@ void write_check_preview(const CheckCommand& o, const avatars::Avatar& body, con
 int run_check(const CheckCommand& o) {
   avatars::AvatarOptions aopt;
   aopt.up = parse_up_axis(o.up);
+  aopt.detect_facing = o.facing == "auto";
   CheckFiles files;
   files.rest = o.rest;
   files.previous = o.previous;
@@ -131,7 +132,7 @@ void add_check_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--previous", opts->previous, "the cloth 1/60 s earlier: judges whether it is at rest (without it, motion is not judged)");
   cmd->add_option("--preview", opts->preview, "also write a preview PNG (front, side, back; strain colours with rest "
                                               "coordinates)");
-  add_up_option(*cmd, opts->up);
+  add_frame_options(*cmd, opts->up, opts->facing);
   cmd->callback([opts, &run] { run = [opts] { return run_check(*opts); }; });
 }
 

@@ -32,7 +32,7 @@ using Clock = std::chrono::steady_clock;
 
 struct DrapeCommand {
   std::string size, seam_file;  // DXF: graded size, seam file
-  std::string pattern, avatar, outdir, material = "cotton_jersey", integrator = "implicit_euler", up = "y";
+  std::string pattern, avatar, outdir, material = "cotton_jersey", integrator = "implicit_euler", up = "auto", facing = "auto";
   double resolution_cm = 1.0;
   int threads = 0;
   int max_frames = 600;
@@ -152,6 +152,7 @@ int run_drape(const DrapeCommand& o) {
   // Everything that can be refused is checked before any output is written.
   avatars::AvatarOptions aopt;
   aopt.up = parse_up_axis(o.up);
+  aopt.detect_facing = o.facing == "auto";
   const avatars::Avatar body = avatars::load_avatar(o.avatar, aopt);
   const garments::LoadedPattern loaded = load_sewable_pattern(o, body);
   const garments::Pattern& pattern = loaded.pattern;
@@ -225,7 +226,7 @@ void add_drape_command(CLI::App& app, std::function<int()>& run) {
       ->check(CLI::IsMember({"obj", "glb"}));
   cmd->add_flag("--with-body", o->with_body, "glb: include the body as a second mesh");
   cmd->add_flag("--quiet", o->quiet, "no progress bar or summary");
-  add_up_option(*cmd, o->up);
+  add_frame_options(*cmd, o->up, o->facing);
   cmd->callback([o, &run] { run = [o] { return run_drape(*o); }; });
 }
 

@@ -29,7 +29,7 @@ struct InspectOptions {
   std::string size, seams, write_seams;
   bool json = false;
   double resolution_cm = 1.0;
-  std::string up = "y";
+  std::string up = "auto", facing = "auto";
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -163,7 +163,8 @@ void describe_avatar(const std::string& file, const avatars::Avatar& body, nlohm
                    {"bbox_min", {body.bounds.min.x(), body.bounds.min.y(), body.bounds.min.z()}},
                    {"bbox_max", {body.bounds.max.x(), body.bounds.max.y(), body.bounds.max.z()}},
                    {"boundary_edges", body.topology.boundary_edges},
-                   {"non_manifold_edges", body.topology.non_manifold_edges}};
+                   {"non_manifold_edges", body.topology.non_manifold_edges},
+                   {"frame", body_frame_json(body)}};
   for (const auto& w : body.warnings) doc["warnings"].push_back(w);
 }
 
@@ -240,6 +241,7 @@ int run_inspect(const InspectOptions& o) {
   if (!o.avatar.empty()) {
     avatars::AvatarOptions aopt;
     aopt.up = parse_up_axis(o.up);
+    aopt.detect_facing = o.facing == "auto";
     try {
       body = avatars::load_avatar(o.avatar, aopt);
     } catch (const InputError& e) {
@@ -309,7 +311,7 @@ void add_inspect_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_flag("--json", opts->json, "print one JSON document instead of a summary");
   cmd->add_option("--resolution-cm", opts->resolution_cm, "target triangle edge length in cm")
       ->check(CLI::Range(0.05, 50.0));
-  add_up_option(*cmd, opts->up);
+  add_frame_options(*cmd, opts->up, opts->facing);
   cmd->callback([opts, &run] { run = [opts] { return run_inspect(*opts); }; });
 }
 

@@ -74,6 +74,28 @@ void check_is_a_body(const TriMesh& m, int triangles_with_area, const std::strin
   }
 }
 
+// Brings the body to Y up, facing +Z: a quarter or half turn that takes its up axis to +Y
+// (a Z-up character facing −Y then faces +Z), then one about +Y that takes its facing to +Z.
+void orient(Avatar& a, const AvatarOptions& options) {
+  if (a.mesh.num_vertices() == 0 || !a.mesh.V.allFinite()) return;  // refused below
+  std::optional<int> given;
+  if (options.up == UpAxis::y) given = 1;
+  if (options.up == UpAxis::z) given = 2;
+  a.frame = guess_up(a.mesh, given);
+  const Mat3 up = rotation_up_to_y(a.frame.up);
+  a.mesh.V = a.mesh.V * up.transpose();
+  a.frame.facing = {2, 1};
+  if (options.detect_facing) {
+    guess_facing(a.mesh, a.frame);
+    a.mesh.V = a.mesh.V * rotation_facing_to_z(a.frame.facing).transpose();
+  } else {
+    a.frame.facing_how = "not looked for: as in the file";
+  }
+  a.frame.facing = nearest_axis(up.transpose() * a.frame.facing.vector());  // in the file's axes
+  logger().info("body {}: up {} ({}), facing {} ({})", a.name, a.frame.up.name(), a.frame.up_how, a.frame.facing.name(),
+                a.frame.facing_how);
+}
+
 const char* unit_name(double metres_per_unit) {
   if (metres_per_unit == 1) return "m";
   if (metres_per_unit == 0.1) return "dm";
@@ -101,17 +123,16 @@ Avatar make_avatar(TriMesh mesh, const std::string& name, const std::string& sou
   const std::string what = "body '" + source + "'";
   a.mesh = std::move(mesh);
 
-  // Z-up files: rotate −90° about X, (x, y, z) -> (x, z, −y); a Z-up character facing −Y then faces +Z.
-  if (options.up == UpAxis::z) {
-    const Points3 V = a.mesh.V;
-    a.mesh.V.col(1) = V.col(2);
-    a.mesh.V.col(2) = -V.col(1);
-  }
+  // Weld exact duplicates only, and only when the mesh comes in split (boundary edges:
+  // Assimp splits vertices per face corner or at UV seams). A mesh that is already closed
+  // keeps its own indexing: real bodies carry distinct vertices at identical positions
+  // (touching fingers, mouth corners) whose merging would make non-manifold edges.
+  if (edge_topology(a.mesh.F).boundary_edges > 0) a.welded_vertices = weld_vertices(a.mesh, 0.0);
+  orient(a, options);
   Bounds3 raw = bounds(a.mesh.V);
   const double raw_height = raw.extent().y();
   if (!(raw_height > 0))
-    throw InputError(what + " is flat (zero height along " + (options.up == UpAxis::z ? "Z" : "Y") +
-                     "); it is not a body" + (options.up == UpAxis::y ? " (is it Z-up? try --up z)" : ""));
+    throw InputError(what + " is flat (zero height along its up axis " + a.frame.up.name() + "); it is not a body");
   if (options.metres_per_unit) {
     if (!(*options.metres_per_unit > 0) || !std::isfinite(*options.metres_per_unit))
       throw InputError("the body unit must be a positive number of metres");
@@ -121,18 +142,13 @@ Avatar make_avatar(TriMesh mesh, const std::string& name, const std::string& sou
   } else {
     char buf[160];
     std::snprintf(buf, sizeof buf, "%g", raw_height);
-    std::string hint = raw.extent().z() > raw_height && options.up == UpAxis::y ? " (is it Z-up? try --up z)" : "";
+    std::string hint = raw.extent().z() > raw_height && options.up != UpAxis::z ? " (is it Z-up? try --up z)" : "";
     throw InputError(what + " is " + buf + " units tall, which is not 1.0-2.2 m in metres, decimetres, "
                      "centimetres or millimetres; it is not a person's size" + hint);
   }
   a.unit = unit_name(a.metres_per_unit);
   a.mesh.V *= a.metres_per_unit;
 
-  // Weld exact duplicates only, and only when the mesh comes in split (boundary edges:
-  // Assimp splits vertices per face corner or at UV seams). A mesh that is already closed
-  // keeps its own indexing: real bodies carry distinct vertices at identical positions
-  // (touching fingers, mouth corners) whose merging would make non-manifold edges.
-  if (edge_topology(a.mesh.F).boundary_edges > 0) a.welded_vertices = weld_vertices(a.mesh, 0.0);
   if (a.mesh.num_triangles() == 0) throw InputError(what + " has no triangles with area");
   // Zero-area triangles (collinear corners) carry no surface: none of them is a body at all.
   int degenerate = 0;

@@ -4,14 +4,17 @@
 #include <string>
 #include <vector>
 
+#include "avatars/orientation.hpp"
 #include "core/trimesh.hpp"
 
 namespace tryon::avatars {
 
-enum class UpAxis { y, z };
+/// The up axis of a body file: found from its shape (automatic), or given.
+enum class UpAxis { automatic, y, z };
 
 struct AvatarOptions {
-  UpAxis up = UpAxis::y;                 ///< z: the file is Z-up (converted to Y-up, facing +Z)
+  UpAxis up = UpAxis::automatic;         ///< y / z: the file is Y-up / Z-up (the feet still tell its sign)
+  bool detect_facing = true;             ///< turn the body to face +Z when its feet tell which way it faces
   std::optional<double> metres_per_unit; ///< overrides unit detection
 };
 
@@ -25,12 +28,14 @@ struct Avatar {
   double metres_per_unit = 1;
   int welded_vertices = 0;   ///< duplicates merged on load
   EdgeTopology topology;     ///< boundary / non-manifold edge counts after welding
+  BodyFrameGuess frame;      ///< the file's up axis and facing, and how they were found
   std::vector<std::string> warnings;
 };
 
 /// Loads a body through Assimp (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA): merges its meshes,
-/// welds duplicate vertices, detects the unit from the height (a person is 1.0–2.2 m) and
-/// brings it to the design's frame. Open or non-manifold bodies load with a warning.
+/// welds duplicate vertices, finds its up axis and the way it faces (orientation.hpp), detects
+/// the unit from the height (a person is 1.0–2.2 m) and brings it to the design's frame. Open
+/// or non-manifold bodies load with a warning.
 /// Throws InputError for files that are not a body (empty, unreadable, no person's size).
 Avatar load_avatar(const std::filesystem::path& path, const AvatarOptions& options = {});
 

@@ -198,6 +198,12 @@ json quality_json(const quality::Quality& q) {
           {"moving_fraction", opt(q.moving_fraction)}};
 }
 
+json body_frame_json(const avatars::Avatar& body) {
+  const avatars::BodyFrameGuess& f = body.frame;
+  return {{"up", f.up.name()},         {"up_detected", f.up_detected},         {"up_how", f.up_how},
+          {"facing", f.facing.name()}, {"facing_detected", f.facing_detected}, {"facing_how", f.facing_how}};
+}
+
 void write_garment_obj(const fs::path& path, const garments::GarmentMesh& g, const Points3& V,
                        const std::string& title) {
   ObjExtras extras;
@@ -582,6 +588,7 @@ DrapeResult drape_with(const garments::Pattern& pattern, const avatars::Avatar& 
               {"total", since(t_start)}}},
             {"quality", quality_json(q)}};
   report["material"] = material.name;
+  report["avatar_frame"] = body_frame_json(body);
   report["fit_maps"] = {{"strain", range_json(result.fit_maps.strain)},
                         {"distance_m", range_json(result.fit_maps.distance_m)}};
   report["run"] = {{"status", cloth::run_status_name(run.status)}, {"reason", run.reason},

@@ -84,4 +84,8 @@ void write_garment_obj(const std::filesystem::path& path, const garments::Garmen
 /// The report's "quality" object, DESIGN.md's keys; figures that could not be measured are null.
 nlohmann::json quality_json(const quality::Quality& q);
 
+/// How the body file stood and was turned: {"up": "+y", "up_detected": bool, "up_how": "...",
+/// "facing": "+z", "facing_detected": bool, "facing_how": "..."} (axes of the file).
+nlohmann::json body_frame_json(const avatars::Avatar& body);
+
 }  // namespace tryon
