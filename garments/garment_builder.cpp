@@ -27,14 +27,21 @@ namespace {
 
 // The 2021 templates place panels for a body whose origin is at the waist (feet at about
 // y = −1.12 m for their 1.66 m SMPL template); GarmentCode bodies stand on y = 0.
-constexpr double kLegacyFeetDepth = 1.12, kLegacyBodyHeight = 1.66;
+constexpr double kLegacyFeetDepth = 1.12, kLegacyBodyHeight = 1.66, kLegacyHeadTop = 0.9;
 
 Vec3 choose_offset(const Pattern& pattern, const BuildOptions& options, std::vector<std::string>& notes) {
   if (options.offset) return *options.offset;
-  double min_y = std::numeric_limits<double>::infinity();
+  double min_y = std::numeric_limits<double>::infinity(), max_y = -min_y;
   for (const Panel& panel : pattern.panels)
-    for (const Vec2& v : panel.vertices) min_y = std::min(min_y, place_point(panel, v).y());
-  if (min_y > -0.05) return Vec3::Zero();
+    for (const Vec2& v : panel.vertices) {
+      min_y = std::min(min_y, place_point(panel, v).y());
+      max_y = std::max(max_y, place_point(panel, v).y());
+    }
+  // Placed for feet at y = 0 unless it reaches below the feet and stays below 0.9 m (the
+  // template body's head top is 0.54 m above its waist, a hood on it reaches about 0.8 m): a
+  // floor-length skirt of a current file reaches below the feet too, but it hangs from a
+  // waist at 0.95 m or more.
+  if (min_y > -0.05 || max_y > kLegacyHeadTop) return Vec3::Zero();
   const double scale = options.body_height_m > 0 ? options.body_height_m / kLegacyBodyHeight : 1.0;
   const Vec3 offset(0, kLegacyFeetDepth * scale, 0);
   char buf[256];

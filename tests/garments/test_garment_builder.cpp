@@ -166,6 +166,20 @@ TEST(GarmentBuilder, LegacyTemplatesAreLiftedOntoTheBody) {
   EXPECT_NEAR(build_garment(p, o).offset.y(), 2.0, 0);
 }
 
+// A current GarmentCode file with a floor-length skirt reaches below the feet too; it hangs
+// from the waist and stays where its file puts it.
+TEST(GarmentBuilder, FloorLengthSkirtOfACurrentFileIsNotLifted) {
+  TRYON_REQUIRE_SHARED("patterns/garmentcodedata/rand_QH7ZNEZK61_specification.json");
+  const Pattern p =
+      read_garmentcode(test::shared_data() / "patterns/garmentcodedata/rand_QH7ZNEZK61_specification.json");
+  BuildOptions o;
+  o.body_height_m = 1.72;
+  const GarmentBuild b = build_garment(p, o);
+  EXPECT_EQ(b.offset, Vec3::Zero());
+  EXPECT_LT(b.mesh.V.col(1).minCoeff(), -0.05);  // below the feet: the case the lift must not take
+  EXPECT_GT(b.mesh.V.col(1).maxCoeff(), 1.4);    // its collar at the neck
+}
+
 TEST(GarmentBuilder, RefusesAbsurdWork) {
   TRYON_REQUIRE_SHARED("patterns/garmentcode/specs/shirt_mean_specification.json");
   const Pattern p = read_garmentcode(test::shared_data() / "patterns/garmentcode/specs/shirt_mean_specification.json");
