@@ -127,10 +127,13 @@ std::string pattern_repr(const PyPattern& p) {
 
 // ---- bodies -----------------------------------------------------------------------------
 
-tryon::AvatarOptions avatar_options(const std::string& up, std::optional<double> metres_per_unit) {
-  if (up != "y" && up != "z") throw tryon::InputError("up must be 'y' or 'z', not '" + up + "'");
+tryon::AvatarOptions avatar_options(const std::string& up, const std::string& facing,
+                                    std::optional<double> metres_per_unit) {
+  if (up != "auto" && up != "y" && up != "z") throw tryon::InputError("up must be 'auto', 'y' or 'z', not '" + up + "'");
+  if (facing != "auto" && facing != "keep") throw tryon::InputError("facing must be 'auto' or 'keep', not '" + facing + "'");
   tryon::AvatarOptions o;
-  o.up = up == "z" ? tryon::avatars::UpAxis::z : tryon::avatars::UpAxis::y;
+  o.up = up == "z" ? tryon::avatars::UpAxis::z : up == "y" ? tryon::avatars::UpAxis::y : tryon::avatars::UpAxis::automatic;
+  o.detect_facing = facing == "auto";
   o.metres_per_unit = metres_per_unit;
   return o;
 }
@@ -155,9 +158,9 @@ py::array_t<T, py::array::c_style | py::array::forcecast> n_by_3(const py::handl
 }
 
 std::shared_ptr<Avatar> avatar_from_arrays(const py::object& vertices, const py::object& faces,
-                                           const std::string& name, const std::string& up,
+                                           const std::string& name, const std::string& up, const std::string& facing,
                                            std::optional<double> metres_per_unit) {
-  const tryon::AvatarOptions options = avatar_options(up, metres_per_unit);
+  const tryon::AvatarOptions options = avatar_options(up, facing, metres_per_unit);
   const auto v = n_by_3<double>(vertices, "vertices", "fiu", "numbers");
   const auto f = n_by_3<long long>(faces, "faces", "iu", "integers");
   const std::string what = "body '" + name + "'";
@@ -358,10 +361,12 @@ PYBIND11_MODULE(_tryon, m) {
       "From tryon.load_avatar(path) or Avatar.from_arrays(vertices, faces); both detect the unit\n"
       "from the height (a person is 1.0-2.2 m tall) and refuse meshes that are not a closed body.")
       .def_static("from_arrays", &avatar_from_arrays, py::arg("vertices"), py::arg("faces"), py::kw_only(),
-                  py::arg("name") = "body", py::arg("up") = "y", py::arg("metres_per_unit") = py::none(),
+                  py::arg("name") = "body", py::arg("up") = "auto", py::arg("facing") = "auto",
+                  py::arg("metres_per_unit") = py::none(),
                   "A body from a (V, 3) array of positions and an (F, 3) integer array of triangles\n"
-                  "(counter-clockwise seen from outside), normalised as load_avatar() does: unit detected\n"
-                  "from the height unless metres_per_unit is given, up='z' for a Z-up mesh, feet moved to\n"
+                  "(counter-clockwise seen from outside), normalised as load_avatar() does: up axis and\n"
+                  "facing found from its shape (up='y' or 'z' gives the axis, facing='keep' keeps it as\n"
+                  "it is), unit detected from the height unless metres_per_unit is given, feet moved to\n"
                   "y = 0. Raises InputError for a mesh that is not a person's closed body.")
       .def_readonly("name", &Avatar::name, "the file's stem, or from_arrays' name")
       .def_readonly("height_m", &Avatar::height_m, "height in metres")
@@ -372,6 +377,9 @@ PYBIND11_MODULE(_tryon, m) {
       .def_property_readonly("triangles", [](const Avatar& a) { return to_numpy(a.mesh.F); },
                              "(F, 3) int32 vertex indices (a copy)")
       .def_readonly("warnings", &Avatar::warnings, "e.g. an open or non-manifold mesh (also logged)")
+      .def_property_readonly("frame", [](const Avatar& a) { return to_python(tryon::body_frame_json(a)); },
+                             "how the file stood and was turned: up, facing (the file's axes, e.g. '+x'),\n"
+                             "up_detected, facing_detected, up_how, facing_how")
       .def("__repr__", &avatar_repr);
 
   py::class_<PyResult, std::shared_ptr<PyResult>>(m, "DrapeResult",
@@ -428,14 +436,15 @@ PYBIND11_MODULE(_tryon, m) {
       "(chosen by content, else by the .dxf extension) as `tryon drape` does, and checks it can be\n"
       "sewn. DXF only: size (default the sample size), seam_file (default NAME.seams.json beside\n"
       "the file, else the matcher's seams) and avatar, the body to arrange the pieces around.");
-  m.def("load_avatar", [](const std::filesystem::path& path, const std::string& up,
+  m.def("load_avatar", [](const std::filesystem::path& path, const std::string& up, const std::string& facing,
                           std::optional<double> metres_per_unit) {
-        const tryon::AvatarOptions o = avatar_options(up, metres_per_unit);
+        const tryon::AvatarOptions o = avatar_options(up, facing, metres_per_unit);
         py::gil_scoped_release nogil;
         return std::make_shared<Avatar>(tryon::load_avatar(path, o));
       },
-      py::arg("path"), py::arg("up") = "y", py::kw_only(), py::arg("metres_per_unit") = py::none(),
-      "Reads a body mesh (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA) into metres, Y up, feet at y = 0.");
+      py::arg("path"), py::arg("up") = "auto", py::kw_only(), py::arg("facing") = "auto",
+      py::arg("metres_per_unit") = py::none(),
+      "Reads a body mesh (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA) into metres, Y up, facing +Z, feet at y = 0.");
   m.def("drape", &drape, py::arg("pattern"), py::arg("avatar"), py::kw_only(), py::arg("resolution_cm") = 1.0,
         py::arg("material") = "cotton_jersey", py::arg("integrator") = "implicit_euler",
         py::arg("threads") = 0, py::arg("max_frames") = 600, py::arg("time_limit_s") = 0.0,

@@ -85,6 +85,15 @@ def test_avatar_from_arrays_is_normalised_as_a_loaded_body(tryon_module, body):
     np.testing.assert_allclose(turned.vertices, v, atol=1e-12)
     given = tryon_module.Avatar.from_arrays(v.tolist(), f.tolist(), metres_per_unit=1.0)
     assert given.unit == "m" and given.name == "body"
+    # Found from the shape: Z up and facing +x (a quarter turn about the up axis) come back.
+    z_up_facing_x = np.column_stack([v[:, 2], v[:, 0], v[:, 1]])
+    found = tryon_module.Avatar.from_arrays(z_up_facing_x, f)
+    np.testing.assert_allclose(found.vertices, v, atol=1e-12)
+    assert found.frame["up"] == "+z" and found.frame["facing"] == "+x" and found.frame["facing_detected"]
+    kept = tryon_module.Avatar.from_arrays(z_up_facing_x, f, facing="keep")
+    assert kept.frame["facing_detected"] is False
+    with pytest.raises(tryon_module.InputError):
+        tryon_module.Avatar.from_arrays(v, f, facing="north")
 
     r = tryon_module.drape(PATTERN, avatar=in_cm, **COARSE)
     assert r.avatar.name == "scan" and r.report["avatar"] == "scan"

@@ -85,14 +85,16 @@ def load_pattern(path, *, size=None, seam_file=None, avatar=None):
                                avatar=None if avatar is None else _as_avatar(avatar))
 
 
-def load_avatar(path, up="y", *, metres_per_unit=None):
-    """Reads a body mesh (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA) -> Avatar (metres, Y up, feet at 0).
+def load_avatar(path, up="auto", *, facing="auto", metres_per_unit=None):
+    """Reads a body mesh (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA) -> Avatar (metres, Y up, facing +Z,
+    feet at 0).
 
-    up="z" for a Z-up file. The unit is detected from the height (a person is 1.0-2.2 m tall)
-    unless metres_per_unit is given. Avatar.from_arrays(vertices, faces) makes one from numpy
-    arrays the same way.
+    The up axis and the way the body faces are found from its shape (avatar.frame says what was
+    found); up="y" or "z" gives the axis, facing="keep" keeps the file's facing. The unit is
+    detected from the height (a person is 1.0-2.2 m tall) unless metres_per_unit is given.
+    Avatar.from_arrays(vertices, faces) makes one from numpy arrays the same way.
     """
-    return _tryon.load_avatar(_os.fspath(path), up, metres_per_unit=metres_per_unit)
+    return _tryon.load_avatar(_os.fspath(path), up, facing=facing, metres_per_unit=metres_per_unit)
 
 
 def _as_avatar(avatar):

@@ -35,8 +35,9 @@ def load_pattern(path: StrPath, *, size: Optional[str] = None, seam_file: Option
                  avatar: Union[Avatar, StrPath, None] = None) -> Pattern:
     """Reads a GarmentCode JSON or DXF pattern as `tryon drape` does (DXF: size, seam file, arranged around avatar)."""
 
-def load_avatar(path: StrPath, up: Literal["y", "z"] = "y", *, metres_per_unit: Optional[float] = None) -> Avatar:
-    """Reads a body mesh (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA) into metres, Y up, feet at y = 0."""
+def load_avatar(path: StrPath, up: Literal["auto", "y", "z"] = "auto", *, facing: Literal["auto", "keep"] = "auto",
+                metres_per_unit: Optional[float] = None) -> Avatar:
+    """Reads a body mesh (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA) into metres, Y up, facing +Z, feet at y = 0."""
 
 def drape(pattern: Union[Pattern, StrPath], avatar: Union[Avatar, StrPath], *,
           resolution_cm: float = 1.0,

@@ -39,8 +39,8 @@ class Pattern:
 class Avatar:
     """A body in metres, Y up, facing +Z, feet at y = 0."""
     @staticmethod
-    def from_arrays(vertices: npt.ArrayLike, faces: npt.ArrayLike, *, name: str = "body", up: str = "y",
-                    metres_per_unit: Optional[float] = None) -> Avatar:
+    def from_arrays(vertices: npt.ArrayLike, faces: npt.ArrayLike, *, name: str = "body", up: str = "auto",
+                    facing: str = "auto", metres_per_unit: Optional[float] = None) -> Avatar:
         """A body from (V, 3) positions and (F, 3) integer triangles, normalised as load_avatar() does."""
     @property
     def name(self) -> str: ...
@@ -56,6 +56,9 @@ class Avatar:
     def triangles(self) -> npt.NDArray[np.int32]: ...
     @property
     def warnings(self) -> list[str]: ...
+    @property
+    def frame(self) -> dict[str, Any]:
+        """How the file stood and was turned: up, facing (the file's axes), *_detected, *_how."""
 
 class DrapeResult:
     """A draped garment: its mesh, report.json's content and fit maps."""
@@ -83,7 +86,7 @@ class DrapeResult:
 
 def load_pattern(path: Union[str, os.PathLike[str]], *, size: str = "", seam_file: Union[str, os.PathLike[str]] = "",
                  avatar: Optional[Avatar] = None) -> Pattern: ...
-def load_avatar(path: Union[str, os.PathLike[str]], up: str = "y", *,
+def load_avatar(path: Union[str, os.PathLike[str]], up: str = "auto", *, facing: str = "auto",
                 metres_per_unit: Optional[float] = None) -> Avatar: ...
 def drape(pattern: Pattern, avatar: Avatar, *, resolution_cm: float = 1.0, material: str = "cotton_jersey",
           integrator: str = "implicit_euler", threads: int = 0, max_frames: int = 600, time_limit_s: float = 0.0,
