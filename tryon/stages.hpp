@@ -1,0 +1,120 @@
+#pragma once
+// The drape's stages, run in this order by drape() (drape.cpp). Each takes what the stages
+// before it made and leaves its result where the next one finds it:
+//
+//   load      pattern and body files → Pattern, Avatar      the caller's (load_pattern, load_avatar)
+//   mesh      Pattern → GarmentMesh                         mesh_garment()
+//   coarse    the whole drape at a coarse resolution first  coarse_start()
+//   place     GarmentMesh (and the coarse drape) → Cloth    place()
+//   sew       Cloth: seams closed around the body           sew()
+//   untangle  Cloth: no cloth through cloth                 untangle()
+//   drape     Cloth: under gravity until at rest            settle()
+//   judge     Cloth → DrapeResult (quality, report)         judge()
+//   write     DrapeResult → files                           save_drape() (drape.hpp)
+//
+// A stage for a new capability (motion, layering) goes between two of these and works on the
+// Cloth the one before leaves.
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include "avatars/landmarks.hpp"
+#include "cloth/cloth_model.hpp"
+#include "cloth/contact.hpp"
+#include "cloth/simulator.hpp"
+#include "tryon/drape.hpp"
+
+namespace tryon::stages {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t);
+
+/// What the coarse start and the fine drape share: read, parsed and found once, and the time
+/// the drape started (the time limit and the progress's elapsed time count from it).
+struct Shared {
+  cloth::Material material;
+  cloth::IntegratorKind integrator;
+  avatars::Landmarks landmarks;
+  Clock::time_point started;
+};
+
+/// One drape's run: its options, progress and cancellation, and the frames done so far.
+class Run {
+ public:
+  Run(const DrapeOptions& options, const Shared& shared, const DrapeProgressCallback& progress,
+      const std::atomic<bool>* user_cancel)
+      : o(options), shared(shared), progress_(progress), user_cancel_(user_cancel) {}
+
+  const DrapeOptions& o;
+  const Shared& shared;
+  const DrapeProgressCallback& progress() const { return progress_; }
+  const std::atomic<bool>* user_cancel() const { return user_cancel_; }
+
+  /// After every frame of a phase: progress, the time limit, cancellation; remembers the
+  /// positions of the last two frames (the judge's motion).
+  void on_frame(const cloth::FrameReport& f, const char* phase, const Points3& x);
+  /// Debug log of a phase's steps, CG iterations and seconds (where the time goes).
+  void log_phase(const char* phase, const cloth::Contact& contact);
+  /// Starts counting the motion and the phase figures from positions `x`.
+  void start(const Points3& x, const cloth::Contact& contact);
+
+  std::atomic<bool> cancel{false};  ///< set when the user cancels or the time limit passes
+  bool timed_out = false;
+  int frames_done = 0;              ///< frames of the phases finished so far
+  Points3 previous, current;        ///< particle positions at the last two frames
+
+ private:
+  const DrapeProgressCallback& progress_;
+  const std::atomic<bool>* user_cancel_;
+  long long phase_steps_ = 0, phase_cg_ = 0;
+  Clock::time_point phase_start_ = Clock::now();
+  double collision_at_start_ = 0;
+};
+
+/// What each particle does while draping, from the panel it belongs to (see place.cpp).
+struct ParticleRoles {
+  std::vector<char> ignores_arms;  ///< do not collide with the arms (for now)
+  std::vector<char> upper_torso;   ///< sewn in the first stage
+  bool below_armpits = false;      ///< the whole garment: it ignores the arms while it drapes too
+};
+
+/// The cloth between the stages.
+struct Cloth {
+  garments::GarmentMesh garment;
+  bool coarse_used = false;   ///< started from the coarse drape (seams merged)
+  bool merged = false;        ///< seams merged at the start (no sewing)
+  cloth::ClothModel model;
+  Segments seam_particles;    ///< |S|×2 particle pairs to sew (none when merged)
+  int first_sewing_spring = 0;
+  ParticleRoles roles;
+  cloth::ContactSettings contact_settings;
+  std::unique_ptr<cloth::Contact> contact;
+  cloth::SimulatorSettings settings;  ///< the drape's; the phases before it derive theirs
+  double inset = 0;           ///< the body's inset while sewing (m)
+  int pushed = 0;             ///< vertices pushed out of the body before the first step
+  cloth::RunResult sewing_run, untangle_run, run;
+  double mesh_s = 0, simulate_s = 0;
+};
+
+/// mesh: the pattern triangulated and placed (garments::build_garment), warnings logged.
+garments::GarmentMesh mesh_garment(const garments::Pattern& pattern, const avatars::Avatar& body, const DrapeOptions& o);
+
+// coarse: the whole pipeline at the coarse resolution, run by drape.cpp (coarse_start()).
+
+/// place: the cloth model (seams sewn, or merged when starting from the coarse drape, whose
+/// shape it takes), the particles' roles, the body contact, the simulator's settings.
+Cloth place(Run& run, garments::GarmentMesh garment, const avatars::Avatar& body, const DrapeResult* coarse);
+
+/// sew: without gravity or self-collision, the sewing springs close the seams around the body.
+void sew(Run& run, Cloth& cloth, const garments::Pattern& pattern);
+/// untangle: cloth the sewing left through cloth moves back until no crossing is left.
+void untangle(Run& run, Cloth& cloth);
+/// drape: gravity, body and self contact, until at rest or out of frames.
+void settle(Run& run, Cloth& cloth);
+
+/// judge: the checker's verdict on the cloth, its fit maps and report.json.
+DrapeResult judge(Run& run, Cloth& cloth, const garments::Pattern& pattern, const avatars::Avatar& body,
+                  const std::optional<DrapeResult>& coarse, Clock::time_point t_start);
+
+}  // namespace tryon::stages
