@@ -233,11 +233,15 @@ Landmarks find_landmarks(const TriMesh& body) {
       const CutLoop* t = trunk(loops, 0.0);
       if (t && t->max.x() - t->min.x() < 0.4 * w_ref) {
         L.neck_y = y;
+        L.neck_half_width = 0.5 * (t->max.x() - t->min.x());
         found = true;
         break;
       }
     }
-    if (!found) L.warnings.push_back("no neck base found: proportions used");
+    if (!found) {
+      L.neck_half_width = 0.055 * H;
+      L.warnings.push_back("no neck base found: proportions used");
+    }
   }
 
   // Chest: the trunk 4 cm below the armpits.

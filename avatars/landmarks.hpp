@@ -28,6 +28,7 @@ struct Landmarks {
   double armpit_y = 0;        ///< highest cut with both arms separate from the torso
   double shoulder_y = 0;      ///< top of the shoulders beside the neck
   double neck_y = 0;          ///< neck base
+  double neck_half_width = 0; ///< half the trunk's width (x) at the neck base
   double waist_y = 0;         ///< narrowest trunk between armpits and hips
   double hip_y = 0;           ///< widest trunk between waist and crotch
   double crotch_y = 0;        ///< highest cut where the legs separate

@@ -37,6 +37,11 @@ void check_settings(const SimulatorSettings& s, int num_particles) {
   require(s.max_retries >= 0, "max_retries must be >= 0");
   require(s.max_wall_seconds >= 0, "max_wall_seconds must be >= 0");
   for (int p : s.temporary_pins) require(p >= 0 && p < num_particles, "temporary pin out of range");
+  for (const Attachment& a : s.attachments) {
+    require(a.particle >= 0 && a.particle < num_particles, "attachment particle out of range");
+    require(a.point.allFinite() && std::abs(a.normal.norm() - 1) < 1e-6, "attachment needs a point and a unit normal");
+  }
+  require(s.attachment_speed > 0, "attachment_speed must be > 0");
 }
 
 // Empty string if the state is finite and slower than max_speed, else the reason.
@@ -76,6 +81,19 @@ void Simulator::update_pins() {
   }
 }
 
+void Simulator::apply_attachments(double dt) {
+  const double reach = settings_.attachment_speed * dt;
+  for (const Attachment& a : settings_.attachments) {
+    if (model_.pinned(a.particle)) continue;
+    const Vec3 x = x_new_.row(a.particle).transpose();
+    const double d = (x - a.point).dot(a.normal);
+    if (d >= 0) continue;
+    x_new_.row(a.particle) += std::min(-d, reach) * a.normal.transpose();
+    const double vn = v_new_.row(a.particle).dot(a.normal.transpose());
+    if (vn < 0) v_new_.row(a.particle) -= vn * a.normal.transpose();
+  }
+}
+
 double Simulator::current_dt() const {
   double base = settings_.dt;
   if (base == 0) {
@@ -109,6 +127,7 @@ bool Simulator::step(double dt, std::string* why) {
     x_new_.swap(x_limited_);
     problem = check_state(x_new_, v_new_, settings_.explode_speed);
   }
+  if (problem.empty() && frame_ < settings_.attachment_frames) apply_attachments(dt);
   if (problem.empty() && contact_) {
     contact_->resolve(model_, model_.x, x_new_, v_new_, dt);
     problem = check_state(x_new_, v_new_, settings_.explode_speed);
@@ -192,8 +211,9 @@ RunResult Simulator::run(int max_frames, const std::function<void(const FrameRep
                          const std::atomic<bool>* cancel) {
   RunResult result;
   const int last = frame_ + max_frames;
-  const int settle_from = std::max(settings_.min_frames,
-                                   settings_.pin_frames > 0 ? settings_.pin_frames + 1 : 0);
+  const int settle_from =
+      std::max({settings_.min_frames, settings_.pin_frames > 0 ? settings_.pin_frames + 1 : 0,
+                settings_.attachments.empty() ? 0 : settings_.attachment_frames + 1});
   result.status = RunStatus::frame_limit;
   const auto start = std::chrono::steady_clock::now();
   while (frame_ < last) {

@@ -41,6 +41,16 @@ class ContactStage {
                        Points3& v_new, double dt) = 0;
 };
 
+/// A one-sided constraint on a particle: it stays where (x − point)·normal ≥ 0, as
+/// GarmentCode's attachment constraints hold a waistband above the waist or a neckline on the
+/// shoulders while a garment is sewn and settles [Korosteleva et al. 2024]. A particle on the
+/// wrong side moves back towards the plane by at most `SimulatorSettings::attachment_speed`.
+struct Attachment {
+  int particle = 0;
+  Vec3 point = Vec3::Zero();
+  Vec3 normal = Vec3::UnitY();  ///< unit
+};
+
 struct SimulatorSettings {
   IntegratorKind integrator = IntegratorKind::implicit_euler;
   double frame_dt = 1.0 / 60.0;  ///< s; moving_fraction is measured over one frame
@@ -64,6 +74,11 @@ struct SimulatorSettings {
   /// Particles pinned for the first pin_frames frames (e.g. labelled_particles(...)).
   std::vector<int> temporary_pins;
   int pin_frames = 0;
+  /// Half-space constraints held for the first attachment_frames frames (never static before
+  /// they are released).
+  std::vector<Attachment> attachments;
+  int attachment_frames = 0;
+  double attachment_speed = 0.2;  ///< m/s: how fast a particle on the wrong side is brought back
   // Rest detection (DESIGN.md): static when fewer than static_fraction of the garment's vertices
   // moved more than static_displacement during the last frame (a particle counts once for each
   // vertex it stands for, as the checker counts them).
@@ -140,6 +155,7 @@ class Simulator {
 
  private:
   void update_pins();
+  void apply_attachments(double dt);
   ClothModel model_;
   SimulatorSettings settings_;
   ContactStage* contact_ = nullptr;

@@ -125,15 +125,34 @@ void build_contact(Run& run, Cloth& c, const avatars::Avatar& body) {
   }
 }
 
+/// GarmentCode's attachment constraints [Korosteleva et al. 2024], from the body's landmarks
+/// instead of its measurements: a waist edge ("lower_interface") stays above the waist, a
+/// strapless top's upper edge above the armpits, and the necklines ("left_collar",
+/// "right_collar") within a centimetre of the neck base's sides. They keep a garment where it
+/// was placed while its seams close (without them the sewing pulled a heavy skirt's waistband
+/// down to the skirt, below the hips) and in the first frames of the drape.
+std::vector<cloth::Attachment> attachments(const cloth::ClothModel& model, const garments::GarmentMesh& garment,
+                                           const avatars::Landmarks& lm) {
+  std::vector<cloth::Attachment> out;
+  auto add = [&](const char* label, const Vec3& point, const Vec3& normal) {
+    for (int p : cloth::labelled_particles(model, garment, {label})) out.push_back({p, point, normal});
+  };
+  const double cx = lm.chest_centre.x(), neck = std::max(0.0, lm.neck_half_width - 0.01);
+  add("lower_interface", Vec3(cx, lm.waist_y, 0), Vec3::UnitY());
+  add("strapless_top", Vec3(cx, lm.armpit_y, 0), Vec3::UnitY());
+  add("left_collar", Vec3(cx + neck, 0, 0), -Vec3::UnitX());
+  add("right_collar", Vec3(cx - neck, 0, 0), Vec3::UnitX());
+  return out;
+}
+
 /// The drape's simulator settings; the phases before it derive theirs (weightless()).
 cloth::SimulatorSettings drape_settings(const Run& run, const Cloth& c) {
   cloth::SimulatorSettings s;
   s.integrator = run.shared.integrator;
   s.implicit_substeps = run.o.substeps;
-  s.temporary_pins =
-      cloth::labelled_particles(c.model, c.garment, {"lower_interface", "left_collar", "right_collar", "strapless_top"});
-  // Not from a coarse drape: it rests on the body already.
-  s.pin_frames = s.temporary_pins.empty() || c.coarse_used ? 0 : 90;
+  s.attachments = attachments(c.model, c.garment, run.shared.landmarks);
+  // Held for the drape's first 90 frames; not from a coarse drape: it rests on the body already.
+  s.attachment_frames = s.attachments.empty() || c.coarse_used ? 0 : 90;
   s.seam_close_speed = 0.5;
   s.seam_sewn_distance = c.contact_settings.sew_distance;
   s.zero_gravity_frames = c.merged && !c.coarse_used ? 60 : 0;

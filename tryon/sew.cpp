@@ -19,13 +19,14 @@ constexpr int kUntangleStall = 40;
 
 // Settings for a phase before the drape (sewing, untangling): no gravity, no pins (a pinned
 // waist corner could never meet its partner: the skirt's top side-seam pair stayed 2 cm open,
-// so the waist was no closed loop and slid down), and never "static": its callback ends it.
+// so the waist was no closed loop and slid down), the attachments all along (one-sided, they
+// let seams close), and never "static": its callback ends it.
 cloth::SimulatorSettings weightless(const cloth::SimulatorSettings& s) {
   cloth::SimulatorSettings w = s;
   w.gravity = Vec3::Zero();
   w.temporary_pins.clear();
   w.pin_frames = 0;
-  w.min_frames = 1000000;
+  w.attachment_frames = w.min_frames = 1000000;
   return w;
 }
 
