@@ -318,6 +318,37 @@ TEST(Simulator, LabelledVerticesPinnedForFirstFrames) {
   }
 }
 
+// An attachment is one-sided: the labelled particles fall no lower than its plane while it
+// holds (the rest of the cloth falls), move freely above it, and fall once it is released.
+TEST(Simulator, AttachmentsHoldParticlesAbovePlaneForFirstFrames) {
+  const auto g = hanging_square(6, 0.3);
+  ClothModel m = build_cloth_model(g, load_material("denim"));
+  SimulatorSettings s;
+  const std::vector<int> top = labelled_particles(m, g, {"top"});
+  ASSERT_EQ(top.size(), 6u);
+  const double floor_y = m.x(top[0], 1) - 0.02;  // 2 cm below the top edge
+  for (int p : top) s.attachments.push_back({p, Vec3(0, floor_y, 0), Vec3::UnitY()});
+  s.attachment_frames = 30;
+  const Points3 x0 = m.x;
+  Simulator sim(std::move(m), s);
+  const RunResult held = sim.run(30);
+  EXPECT_FALSE(held.is_static);  // never static while attached
+  for (int p : top) {
+    EXPECT_GE(sim.model().x(p, 1), floor_y - 1e-9);
+    EXPECT_LT(sim.model().x(p, 1), x0(p, 1) - 0.01);  // it moved down to the plane: one-sided, not a pin
+  }
+  // The cloth below the edge fell farther.
+  EXPECT_LT(sim.model().x.col(1).minCoeff(), floor_y - 0.1);
+  sim.run(20);
+  for (int p : top) EXPECT_LT(sim.model().x(p, 1), floor_y - 0.05);  // released: it falls
+  // Out of range or not a unit normal: refused.
+  SimulatorSettings bad;
+  bad.attachments.push_back({1000, Vec3::Zero(), Vec3::UnitY()});
+  EXPECT_THROW(Simulator(build_cloth_model(g, load_material("denim")), bad), InputError);
+  bad.attachments = {{0, Vec3::Zero(), Vec3(0, 2, 0)}};
+  EXPECT_THROW(Simulator(build_cloth_model(g, load_material("denim")), bad), InputError);
+}
+
 TEST(Simulator, CancelAndProgress) {
   Simulator sim(pinned_square(load_material("denim"), 6));
   std::atomic<bool> cancel{false};
