@@ -88,13 +88,12 @@ struct EdgeUse {
 
 void ClothModel::set_pinned(int i, bool pin) { inv_mass[i] = pin ? 0.0 : 1.0 / mass[i]; }
 
-ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& material,
-                             const ModelOptions& options) {
-  check_garment(g);
-  check_material(material, "material '" + material.name + "'");
-  const int nv = g.num_vertices();
+namespace {
 
-  // Particles: seam pairs merged with union-find; particles numbered by first vertex.
+// Particles: seam pairs merged with union-find (with options.merge_seams); particles numbered
+// by first vertex, each at the mean of its vertices, at rest.
+void merge_particles(const garments::GarmentMesh& g, const ModelOptions& options, ClothModel& m) {
+  const int nv = g.num_vertices();
   std::vector<int> parent(nv);
   std::iota(parent.begin(), parent.end(), 0);
   if (options.merge_seams) {
@@ -103,8 +102,6 @@ ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& mat
       if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);
     }
   }
-  ClothModel m;
-  m.material = material;
   m.particle_of_vertex.assign(nv, -1);
   std::vector<int> particle_of_root(nv, -1);
   for (int v = 0; v < nv; ++v) {
@@ -124,12 +121,17 @@ ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& mat
   }
   for (int p = 0; p < np; ++p) m.x.row(p) /= members[p];
   m.v = Points3::Zero(np, 3);
+}
 
-  // Triangles over particles; mass from the 2D rest areas. Triangles collapsed by merging (at
-  // a dart tip) are dropped from the force model but keep their mass.
+// Triangles over particles; mass from the 2D rest areas. Triangles collapsed by merging (at
+// a dart tip) are dropped from the force model but keep their mass. Returns the garment
+// triangles kept, in order; `tri_area` gets every garment triangle's rest area.
+std::vector<int> add_triangles(const garments::GarmentMesh& g, const Material& material, ClothModel& m,
+                               std::vector<double>& tri_area) {
+  const int np = m.num_particles();
   m.area = Eigen::VectorXd::Zero(np);
   std::vector<int> kept;
-  std::vector<double> tri_area(g.num_triangles());
+  tri_area.assign(g.num_triangles(), 0.0);
   int collapsed = 0;
   for (int t = 0; t < g.num_triangles(); ++t) {
     const Vec2 r0 = g.rest.row(g.F(t, 0)), r1 = g.rest.row(g.F(t, 1)), r2 = g.rest.row(g.F(t, 2));
@@ -151,22 +153,36 @@ ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& mat
   m.F.resize(static_cast<Eigen::Index>(kept.size()), 3);
   for (std::size_t i = 0; i < kept.size(); ++i)
     for (int c = 0; c < 3; ++c) m.F(static_cast<Eigen::Index>(i), c) = m.particle_of_vertex[g.F(kept[i], c)];
+  return kept;
+}
 
-  // Stretch springs: one per distinct garment edge (so each panel owning a seam edge keeps
-  // its own 2D rest length), area share ⅓ of each adjacent triangle.
-  std::map<std::pair<int, int>, int> spring_of_vertex_edge;
+// The springs and hinges as they are found, before they go into the model's flat arrays.
+struct SpringLists {
   std::vector<std::array<int, 2>> ends;
-  std::vector<double> rest, share;
-  std::map<std::pair<int, int>, std::vector<EdgeUse>> uses;  // particle edge → triangles
+  std::vector<double> rest, stiffness;
+  int num_stretch = 0;  // the first num_stretch springs stretch, the others cross
+  std::vector<std::array<int, 4>> hinge_verts;
+  std::vector<double> hinge_k;
+};
+using EdgeUses = std::map<std::pair<int, int>, std::vector<EdgeUse>>;  // particle edge → triangles
+
+// Stretch springs: one per distinct garment edge (so each panel owning a seam edge keeps
+// its own 2D rest length), area share ⅓ of each adjacent triangle. Returns the triangles
+// (indices into `kept`) along each particle edge.
+EdgeUses add_stretch_springs(const garments::GarmentMesh& g, const Material& material, const ClothModel& m,
+                             const std::vector<int>& kept, const std::vector<double>& tri_area, SpringLists& L) {
+  std::map<std::pair<int, int>, int> spring_of_vertex_edge;
+  std::vector<double> share;
+  EdgeUses uses;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     const int t = kept[i];
     for (int c = 0; c < 3; ++c) {
       const int va = g.F(t, c), vb = g.F(t, (c + 1) % 3);
       const auto key = std::minmax(va, vb);
-      auto [it, inserted] = spring_of_vertex_edge.try_emplace({key.first, key.second}, static_cast<int>(ends.size()));
+      auto [it, inserted] = spring_of_vertex_edge.try_emplace({key.first, key.second}, static_cast<int>(L.ends.size()));
       if (inserted) {
-        ends.push_back({m.particle_of_vertex[key.first], m.particle_of_vertex[key.second]});
-        rest.push_back((g.rest.row(va) - g.rest.row(vb)).norm());
+        L.ends.push_back({m.particle_of_vertex[key.first], m.particle_of_vertex[key.second]});
+        L.rest.push_back((g.rest.row(va) - g.rest.row(vb)).norm());
         share.push_back(0.0);
       }
       share[it->second] += tri_area[t] / 3.0;
@@ -174,15 +190,18 @@ ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& mat
       uses[std::minmax(pa, pb)].push_back({static_cast<int>(i), c});
     }
   }
-  std::vector<double> stiffness(ends.size());
-  for (std::size_t s = 0; s < ends.size(); ++s)
-    stiffness[s] = material.stretch_stiffness * share[s] / (rest[s] * rest[s]);
-  const int num_stretch = static_cast<int>(ends.size());
+  L.stiffness.resize(L.ends.size());
+  for (std::size_t s = 0; s < L.ends.size(); ++s)
+    L.stiffness[s] = material.stretch_stiffness * share[s] / (L.rest[s] * L.rest[s]);
+  L.num_stretch = static_cast<int>(L.ends.size());
+  return uses;
+}
 
-  // Cross springs and hinges across each interior edge (exactly two triangles). Rest length
-  // from the two triangles unfolded flat about the shared edge, each in its own 2D frame.
-  std::vector<std::array<int, 4>> hinge_verts;
-  std::vector<double> hinge_k;
+// Cross springs and hinges across each interior edge (exactly two triangles). Rest length
+// from the two triangles unfolded flat about the shared edge, each in its own 2D frame.
+void add_cross_springs_and_hinges(const garments::GarmentMesh& g, const Material& material, ClothModel& m,
+                                  const std::vector<int>& kept, const std::vector<double>& tri_area,
+                                  const EdgeUses& uses, SpringLists& L) {
   int non_manifold = 0;
   for (const auto& [edge, list] : uses) {
     if (list.size() != 2) {
@@ -205,36 +224,38 @@ ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& mat
     const CrossSpring cs = cross_spring(g, material, va, vb, vc, wa, wb, wd, tri_area[t1], tri_area[t2]);
     if (material.bend_model == BendModel::dihedral) {
       if (consistent) {
-        hinge_verts.push_back({pa, pb, pc, pd});
-        hinge_k.push_back(12.0 * material.bend_stiffness);
+        L.hinge_verts.push_back({pa, pb, pc, pd});
+        L.hinge_k.push_back(12.0 * material.bend_stiffness);
       } else {
         ++m.degenerate_hinges_skipped;
       }
     }
-    ends.push_back({pc, pd});
-    rest.push_back(cs.rest);
-    stiffness.push_back(cs.stiffness);
+    L.ends.push_back({pc, pd});
+    L.rest.push_back(cs.rest);
+    L.stiffness.push_back(cs.stiffness);
   }
   if (non_manifold > 0)
     logger().warn("cloth: {} non-manifold edges (3+ triangles) get no cross spring", non_manifold);
   if (m.degenerate_hinges_skipped > 0)
     logger().warn("cloth: {} interior edges join inconsistently wound triangles: no bending hinge",
                   m.degenerate_hinges_skipped);
+}
 
-  // Flat arrays.
-  const int ns = static_cast<int>(ends.size());
+// The springs and hinges into the model's flat arrays.
+void store_springs(const Material& material, const SpringLists& L, ClothModel& m) {
+  const int ns = static_cast<int>(L.ends.size());
   Springs& S = m.springs;
   S.ends.resize(ns, 2);
   S.rest.resize(ns);
   S.stiffness.resize(ns);
   S.kind.resize(ns);
-  S.num_stretch = num_stretch;
+  S.num_stretch = L.num_stretch;
   for (int s = 0; s < ns; ++s) {
-    S.ends(s, 0) = ends[s][0];
-    S.ends(s, 1) = ends[s][1];
-    S.rest[s] = rest[s];
-    S.stiffness[s] = stiffness[s];
-    S.kind[s] = s < num_stretch ? SpringKind::stretch : SpringKind::cross;
+    S.ends(s, 0) = L.ends[s][0];
+    S.ends(s, 1) = L.ends[s][1];
+    S.rest[s] = L.rest[s];
+    S.stiffness[s] = L.stiffness[s];
+    S.kind[s] = s < L.num_stretch ? SpringKind::stretch : SpringKind::cross;
   }
   S.damping = material.damping * S.stiffness;
   // Springs that start longer than allowed by the strain limit (seams spanning a gap) start
@@ -244,15 +265,31 @@ ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& mat
     const double l0 = (m.x.row(S.ends(s, 1)) - m.x.row(S.ends(s, 0))).norm();
     S.rest_now[s] = std::max(S.rest[s], l0 / (1.0 + material.strain_limit));
   }
-  const int nh = static_cast<int>(hinge_verts.size());
+  const int nh = static_cast<int>(L.hinge_verts.size());
   m.hinges.verts.resize(nh, 4);
   m.hinges.rest_angle = Eigen::VectorXd::Zero(nh);
   m.hinges.stiffness.resize(nh);
   for (int h = 0; h < nh; ++h) {
-    for (int c = 0; c < 4; ++c) m.hinges.verts(h, c) = hinge_verts[h][c];
-    m.hinges.stiffness[h] = hinge_k[h];
+    for (int c = 0; c < 4; ++c) m.hinges.verts(h, c) = L.hinge_verts[h][c];
+    m.hinges.stiffness[h] = L.hinge_k[h];
   }
+}
 
+}  // namespace
+
+ClothModel build_cloth_model(const garments::GarmentMesh& g, const Material& material,
+                             const ModelOptions& options) {
+  check_garment(g);
+  check_material(material, "material '" + material.name + "'");
+  ClothModel m;
+  m.material = material;
+  merge_particles(g, options, m);
+  std::vector<double> tri_area;
+  const std::vector<int> kept = add_triangles(g, material, m, tri_area);
+  SpringLists springs;
+  const EdgeUses uses = add_stretch_springs(g, material, m, kept, tri_area, springs);
+  add_cross_springs_and_hinges(g, material, m, kept, tri_area, uses, springs);
+  store_springs(material, springs, m);
   index_springs(m);
   return m;
 }

@@ -172,6 +172,8 @@ namespace {
 // products summed in chunk order: the result is the same for any thread count.
 constexpr int kChunkParticles = 256;
 constexpr std::size_t kSerialChunks = 8;  // fewer chunks (up to 1792 particles): serial
+
+bool pinned(const ClothModel& m, int p) { return m.inv_mass[p] == 0; }
 }  // namespace
 
 struct ImplicitEuler::Impl {
@@ -380,6 +382,17 @@ struct ImplicitEuler::Impl {
     stats.converged = stats.cg_error <= settings.cg_tolerance;
     return stats;
   }
+  // The parts of ImplicitEuler::step, in the order it runs them. Blocks of A and (∂f/∂x) v
+  // (Kv) from the springs and from the hinges:
+  void assemble_springs(const ClothModel& m, const ForceWorkspace& ws, double h, double h2, Points3& Kv);
+  void assemble_hinges(const ClothModel& m, const ForceWorkspace& ws, double h2, Points3& Kv);
+  // The penalty contacts' forces and Jacobians added to A and b (with lagged friction).
+  void add_penalty_contacts(const ClothModel& m, const PenaltyContacts& penalty, double h, double h2,
+                            Eigen::VectorXd& b);
+  // Filters the resting contacts out of A and b; returns per particle whether it is held.
+  std::vector<char> filter_resting(const ClothModel& m, const Points3& resting, const Points3& f, Eigen::VectorXd& b);
+  // Solves A dv = b from the guess in dv with the settings' preconditioner.
+  void solve(const Eigen::VectorXd& b, const ImplicitSettings& settings, Eigen::VectorXd& dv, ImplicitStats& stats);
   // Slot of block (i, j), -1 when it is not in the pattern.
   int find_slot(int i, int j) const {
     const auto it = std::lower_bound(nbr[i].begin(), nbr[i].end(), j);
@@ -399,178 +412,34 @@ void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, Fo
   const int np = I.np;
   Points3& f = ws.f;
   compute_forces(m, m.x, m.v, gravity, true, ws, f);
-  const Springs& S = m.springs;
   const double h = dt, h2 = dt * dt;
-  auto pinned = [&](int p) { return m.inv_mass[p] == 0; };
 
-  // Blocks of A = M − h ∂f/∂v − h² ∂f/∂x and b = h f + h² (∂f/∂x) v, in a fixed order.
-  // Per spring C = h D + h² K (parallel), then per particle its diagonal block, the
-  // off-diagonal blocks of its row and (∂f/∂x v) gathered from its springs (parallel, each
-  // particle writing its own row).
-  I.spring_C.resize(S.size());
-  I.spring_Kdv.resize(S.size());
-  parallel_for(
-      static_cast<std::size_t>(S.size()),
-      [&](std::size_t si) {
-        const auto s = static_cast<int>(si);
-        const int a = S.ends(s, 0), b = S.ends(s, 1);
-        const Mat3& K = ws.spring_K[s];  // ∂f_a/∂x_b
-        const Mat3& D = ws.spring_D[s];  // ∂f_a/∂v_b
-        I.spring_C[s] = h * D + h2 * K;
-        const Vec3 dv = (m.v.row(b) - m.v.row(a)).transpose();
-        I.spring_Kdv[s] = K * dv;
-      },
-      kSerialElements);
+  // A = M − h ∂f/∂v − h² ∂f/∂x and b = h f + h² (∂f/∂x) v.
   Points3 Kv(np, 3);
-  parallel_for(
-      static_cast<std::size_t>(np),
-      [&](std::size_t pi) {
-        const auto p = static_cast<int>(pi);
-        Mat3& diag = I.blocks[I.diag_slot[p]];
-        diag = (m.mass[p] + h * m.material.air_drag * m.area[p]) * Mat3::Identity();
-        Vec3 kv = Vec3::Zero();
-        for (int k = I.particle_springs_start[p]; k < I.particle_springs_start[p + 1]; ++k) {
-          const int signed_s = I.particle_springs[k];
-          const int s = std::abs(signed_s) - 1;
-          diag += I.spring_C[s];
-          if (signed_s > 0)
-            kv += I.spring_Kdv[s];
-          else
-            kv -= I.spring_Kdv[s];
-        }
-        Kv.row(p) = kv.transpose();
-        for (int k = I.row_start[p]; k < I.row_start[p + 1]; ++k) {
-          if (k == I.diag_slot[p]) continue;
-          Mat3& block = I.blocks[k];
-          block.setZero();
-          for (int j = I.slot_springs_start[k]; j < I.slot_springs_start[k + 1]; ++j) {
-            const int s = I.slot_springs[j];
-            if (!pinned(S.ends(s, 0)) && !pinned(S.ends(s, 1))) block -= I.spring_C[s];
-          }
-        }
-      },
-      kSerialElements);
-  for (int hh = 0; hh < m.hinges.size(); ++hh) {
-    const BendingJacobian& J = ws.hinge_J[hh];
-    double gv = 0;
-    for (int i = 0; i < 4; ++i) gv += J.g[i].dot(m.v.row(m.hinges.verts(hh, i)).transpose());
-    for (int i = 0; i < 4; ++i) {
-      const int vi = m.hinges.verts(hh, i);
-      Kv.row(vi) -= (J.alpha * gv * J.g[i]).transpose();
-      for (int j = 0; j < 4; ++j) {
-        const int vj = m.hinges.verts(hh, j);
-        if (vi != vj && (pinned(vi) || pinned(vj))) continue;
-        I.blocks[I.hinge_slot[hh][4 * i + j]] -= h2 * J.block(i, j);
-      }
-    }
-  }
+  I.assemble_springs(m, ws, h, h2, Kv);
+  I.assemble_hinges(m, ws, h2, Kv);
   Eigen::VectorXd b(3 * np);
   for (int p = 0; p < np; ++p) b.segment<3>(3 * p) = (h * f.row(p) + h2 * Kv.row(p)).transpose();
-  if (penalty && penalty->stiffness > 0) {
-    // Penalty contacts: f_k = κ d w_k n at the step's start, ∂f_k/∂x_l = −κ w_k w_l n nᵀ; the
-    // off-diagonal blocks couple the corners of one cloth triangle, which its edges' springs
-    // already put in the pattern.
-    const double kappa = penalty->stiffness;
-    const double damp = penalty->damping * kappa * h;
-    std::vector<double> load(np, 0.0);  // normal force on each particle (N)
-    Points3 load_dir = Points3::Zero(np, 3);
-    for (const PenaltyContact& c : penalty->list) {
-      const Mat3 nn = c.normal * c.normal.transpose();
-      double vn = 0;
-      for (int k = 0; k < 3; ++k)
-        if (c.particle[k] >= 0) vn += c.weight[k] * c.normal.dot(m.v.row(c.particle[k]).transpose());
-      for (int k = 0; k < 3; ++k) {
-        const int pk = c.particle[k];
-        if (pk < 0 || pinned(pk)) continue;
-        b.segment<3>(3 * pk) += h * c.weight[k] * (kappa * (c.depth - h * vn) - damp * vn) * c.normal;
-        load[pk] += kappa * c.depth * c.weight[k];
-        load_dir.row(pk) += (kappa * c.depth * c.weight[k] * c.normal).transpose();
-        for (int l = 0; l < 3; ++l) {
-          const int pl = c.particle[l];
-          if (pl < 0 || pinned(pl)) continue;
-          const int slot = pk == pl ? I.diag_slot[pk] : I.find_slot(pk, pl);
-          if (slot >= 0) I.blocks[slot] += (h2 * kappa + h * damp) * c.weight[k] * c.weight[l] * nn;
-        }
-      }
-    }
-    if (penalty->friction > 0) {
-      for (int p = 0; p < np; ++p) {
-        if (load[p] <= 0 || pinned(p)) continue;
-        const Vec3 n = load_dir.row(p).transpose().normalized();
-        const Mat3 P = Mat3::Identity() - n * n.transpose();
-        const Vec3 vt = P * m.v.row(p).transpose();
-        const double c = penalty->friction * load[p] / std::max(vt.norm(), penalty->stick_speed);
-        I.blocks[I.diag_slot[p]] += h * c * P;
-        b.segment<3>(3 * p) -= h * c * vt;
-      }
-    }
-  }
+  if (penalty && penalty->stiffness > 0) I.add_penalty_contacts(m, *penalty, h, h2, b);
   for (int p = 0; p < np; ++p) {
-    if (pinned(p)) {
+    if (pinned(m, p)) {
       I.blocks[I.diag_slot[p]] = m.mass[p] * Mat3::Identity();
       b.segment<3>(3 * p).setZero();
     }
   }
-  // Resting contacts [Baraff & Witkin 1998, §5.3]: S_p = I − n nᵀ for a particle pushed into
-  // the body; the system becomes S A S + (I − S) M, b → S b (still symmetric positive definite),
-  // so Δv has no component along n for those particles.
   std::vector<char> held;
-  if (resting) {
-    std::vector<Mat3> S(np, Mat3::Identity());
-    held.assign(np, 0);
-    for (int p = 0; p < np; ++p) {
-      if (pinned(p)) continue;
-      const Vec3 n = resting->row(p).transpose();
-      if (n.squaredNorm() < 0.5 || f.row(p).dot(n) >= 0) continue;
-      S[p] -= n * n.transpose();
-      held[p] = 1;
-    }
-    for (std::size_t k = 0; k < I.blocks.size(); ++k) {
-      const auto [r, c] = I.block_rc[k];
-      if (held[r] || held[c]) I.blocks[k] = S[r] * I.blocks[k] * S[c];
-    }
-    for (int p = 0; p < np; ++p)
-      if (held[p]) {
-        const Vec3 n = resting->row(p).transpose();
-        I.blocks[I.diag_slot[p]] += m.mass[p] * n * n.transpose();
-        b.segment<3>(3 * p) = S[p] * b.segment<3>(3 * p);
-      }
-  }
+  if (resting) held = I.filter_resting(m, *resting, f, b);
   if (I.guess.size() != 3 * np) I.guess = Eigen::VectorXd::Zero(3 * np);
   for (int p = 0; p < np; ++p)
-    if (pinned(p)) I.guess.segment<3>(3 * p).setZero();
+    if (pinned(m, p)) I.guess.segment<3>(3 * p).setZero();
   Eigen::VectorXd dv = I.guess;
-  if (settings_.preconditioner == Preconditioner::block_jacobi) {
-    stats_ = I.block_conjugate_gradients(b, dv, settings_);
-  } else {
-    double* values = I.A.valuePtr();
-    parallel_for(
-        I.blocks.size(),
-        [&](std::size_t k) {
-          for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c) values[I.offsets[k][r] + c] = I.blocks[k](r, c);
-        },
-        kSerialBlocks);
-    auto solve = [&](auto& cg) {
-      cg.setTolerance(settings_.cg_tolerance);
-      cg.setMaxIterations(settings_.cg_max_iterations);
-      cg.compute(I.A);
-      dv = cg.solveWithGuess(b, I.guess);
-      stats_.cg_iterations = static_cast<int>(cg.iterations());
-      stats_.cg_error = cg.error();
-      stats_.converged = cg.info() == Eigen::Success;
-    };
-    if (settings_.preconditioner == Preconditioner::jacobi)
-      solve(I.cg);
-    else
-      solve(I.cg_ic);
-  }
+  I.solve(b, settings_, dv, stats_);
   I.guess = dv;
 
   x_new.resize(np, 3);
   v_new.resize(np, 3);
   for (int p = 0; p < np; ++p) {
-    if (pinned(p)) {
+    if (pinned(m, p)) {
       v_new.row(p).setZero();
       x_new.row(p) = m.x.row(p);
       continue;
@@ -586,6 +455,171 @@ void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, Fo
     }
     x_new.row(p) = m.x.row(p) + h * v_new.row(p);
   }
+}
+
+void ImplicitEuler::Impl::assemble_springs(const ClothModel& m, const ForceWorkspace& ws, double h, double h2,
+                                           Points3& Kv) {
+  const Springs& S = m.springs;
+  // Blocks of A = M − h ∂f/∂v − h² ∂f/∂x and b = h f + h² (∂f/∂x) v, in a fixed order.
+  // Per spring C = h D + h² K (parallel), then per particle its diagonal block, the
+  // off-diagonal blocks of its row and (∂f/∂x v) gathered from its springs (parallel, each
+  // particle writing its own row).
+  spring_C.resize(S.size());
+  spring_Kdv.resize(S.size());
+  parallel_for(
+      static_cast<std::size_t>(S.size()),
+      [&](std::size_t si) {
+        const auto s = static_cast<int>(si);
+        const int a = S.ends(s, 0), b = S.ends(s, 1);
+        const Mat3& K = ws.spring_K[s];  // ∂f_a/∂x_b
+        const Mat3& D = ws.spring_D[s];  // ∂f_a/∂v_b
+        spring_C[s] = h * D + h2 * K;
+        const Vec3 dv = (m.v.row(b) - m.v.row(a)).transpose();
+        spring_Kdv[s] = K * dv;
+      },
+      kSerialElements);
+  parallel_for(
+      static_cast<std::size_t>(np),
+      [&](std::size_t pi) {
+        const auto p = static_cast<int>(pi);
+        Mat3& diag = blocks[diag_slot[p]];
+        diag = (m.mass[p] + h * m.material.air_drag * m.area[p]) * Mat3::Identity();
+        Vec3 kv = Vec3::Zero();
+        for (int k = particle_springs_start[p]; k < particle_springs_start[p + 1]; ++k) {
+          const int signed_s = particle_springs[k];
+          const int s = std::abs(signed_s) - 1;
+          diag += spring_C[s];
+          if (signed_s > 0)
+            kv += spring_Kdv[s];
+          else
+            kv -= spring_Kdv[s];
+        }
+        Kv.row(p) = kv.transpose();
+        for (int k = row_start[p]; k < row_start[p + 1]; ++k) {
+          if (k == diag_slot[p]) continue;
+          Mat3& block = blocks[k];
+          block.setZero();
+          for (int j = slot_springs_start[k]; j < slot_springs_start[k + 1]; ++j) {
+            const int s = slot_springs[j];
+            if (!pinned(m, S.ends(s, 0)) && !pinned(m, S.ends(s, 1))) block -= spring_C[s];
+          }
+        }
+      },
+      kSerialElements);
+}
+
+void ImplicitEuler::Impl::assemble_hinges(const ClothModel& m, const ForceWorkspace& ws, double h2, Points3& Kv) {
+  for (int hh = 0; hh < m.hinges.size(); ++hh) {
+    const BendingJacobian& J = ws.hinge_J[hh];
+    double gv = 0;
+    for (int i = 0; i < 4; ++i) gv += J.g[i].dot(m.v.row(m.hinges.verts(hh, i)).transpose());
+    for (int i = 0; i < 4; ++i) {
+      const int vi = m.hinges.verts(hh, i);
+      Kv.row(vi) -= (J.alpha * gv * J.g[i]).transpose();
+      for (int j = 0; j < 4; ++j) {
+        const int vj = m.hinges.verts(hh, j);
+        if (vi != vj && (pinned(m, vi) || pinned(m, vj))) continue;
+        blocks[hinge_slot[hh][4 * i + j]] -= h2 * J.block(i, j);
+      }
+    }
+  }
+}
+
+void ImplicitEuler::Impl::add_penalty_contacts(const ClothModel& m, const PenaltyContacts& penalty, double h,
+                                               double h2, Eigen::VectorXd& b) {
+  // Penalty contacts: f_k = κ d w_k n at the step's start, ∂f_k/∂x_l = −κ w_k w_l n nᵀ; the
+  // off-diagonal blocks couple the corners of one cloth triangle, which its edges' springs
+  // already put in the pattern.
+  const double kappa = penalty.stiffness;
+  const double damp = penalty.damping * kappa * h;
+  std::vector<double> load(np, 0.0);  // normal force on each particle (N)
+  Points3 load_dir = Points3::Zero(np, 3);
+  for (const PenaltyContact& c : penalty.list) {
+    const Mat3 nn = c.normal * c.normal.transpose();
+    double vn = 0;
+    for (int k = 0; k < 3; ++k)
+      if (c.particle[k] >= 0) vn += c.weight[k] * c.normal.dot(m.v.row(c.particle[k]).transpose());
+    for (int k = 0; k < 3; ++k) {
+      const int pk = c.particle[k];
+      if (pk < 0 || pinned(m, pk)) continue;
+      b.segment<3>(3 * pk) += h * c.weight[k] * (kappa * (c.depth - h * vn) - damp * vn) * c.normal;
+      load[pk] += kappa * c.depth * c.weight[k];
+      load_dir.row(pk) += (kappa * c.depth * c.weight[k] * c.normal).transpose();
+      for (int l = 0; l < 3; ++l) {
+        const int pl = c.particle[l];
+        if (pl < 0 || pinned(m, pl)) continue;
+        const int slot = pk == pl ? diag_slot[pk] : find_slot(pk, pl);
+        if (slot >= 0) blocks[slot] += (h2 * kappa + h * damp) * c.weight[k] * c.weight[l] * nn;
+      }
+    }
+  }
+  if (penalty.friction > 0) {
+    for (int p = 0; p < np; ++p) {
+      if (load[p] <= 0 || pinned(m, p)) continue;
+      const Vec3 n = load_dir.row(p).transpose().normalized();
+      const Mat3 P = Mat3::Identity() - n * n.transpose();
+      const Vec3 vt = P * m.v.row(p).transpose();
+      const double c = penalty.friction * load[p] / std::max(vt.norm(), penalty.stick_speed);
+      blocks[diag_slot[p]] += h * c * P;
+      b.segment<3>(3 * p) -= h * c * vt;
+    }
+  }
+}
+
+std::vector<char> ImplicitEuler::Impl::filter_resting(const ClothModel& m, const Points3& resting, const Points3& f,
+                                                      Eigen::VectorXd& b) {
+  // Resting contacts [Baraff & Witkin 1998, §5.3]: S_p = I − n nᵀ for a particle pushed into
+  // the body; the system becomes S A S + (I − S) M, b → S b (still symmetric positive definite),
+  // so Δv has no component along n for those particles.
+  std::vector<Mat3> S(np, Mat3::Identity());
+  std::vector<char> held(np, 0);
+  for (int p = 0; p < np; ++p) {
+    if (pinned(m, p)) continue;
+    const Vec3 n = resting.row(p).transpose();
+    if (n.squaredNorm() < 0.5 || f.row(p).dot(n) >= 0) continue;
+    S[p] -= n * n.transpose();
+    held[p] = 1;
+  }
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    const auto [r, c] = block_rc[k];
+    if (held[r] || held[c]) blocks[k] = S[r] * blocks[k] * S[c];
+  }
+  for (int p = 0; p < np; ++p)
+    if (held[p]) {
+      const Vec3 n = resting.row(p).transpose();
+      blocks[diag_slot[p]] += m.mass[p] * n * n.transpose();
+      b.segment<3>(3 * p) = S[p] * b.segment<3>(3 * p);
+    }
+  return held;
+}
+
+void ImplicitEuler::Impl::solve(const Eigen::VectorXd& b, const ImplicitSettings& settings, Eigen::VectorXd& dv,
+                                ImplicitStats& stats) {
+  if (settings.preconditioner == Preconditioner::block_jacobi) {
+    stats = block_conjugate_gradients(b, dv, settings);
+    return;
+  }
+  double* values = A.valuePtr();
+  parallel_for(
+      blocks.size(),
+      [&](std::size_t k) {
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c) values[offsets[k][r] + c] = blocks[k](r, c);
+      },
+      kSerialBlocks);
+  auto run = [&](auto& solver) {
+    solver.setTolerance(settings.cg_tolerance);
+    solver.setMaxIterations(settings.cg_max_iterations);
+    solver.compute(A);
+    dv = solver.solveWithGuess(b, guess);
+    stats.cg_iterations = static_cast<int>(solver.iterations());
+    stats.cg_error = solver.error();
+    stats.converged = solver.info() == Eigen::Success;
+  };
+  if (settings.preconditioner == Preconditioner::jacobi)
+    run(cg);
+  else
+    run(cg_ic);
 }
 
 }  // namespace tryon::cloth

@@ -9,6 +9,28 @@
 
 namespace tryon::cloth {
 
+namespace {
+
+// The stretch springs at each particle, in spring order: those of particle p are
+// springs_of[first[p]] to springs_of[first[p + 1] - 1].
+void stretch_springs_by_particle(const Springs& S, int np, std::vector<int>& first, std::vector<int>& springs_of) {
+  const int ns = S.num_stretch;
+  first.assign(np + 1, 0);
+  springs_of.assign(2 * static_cast<std::size_t>(ns), 0);
+  for (int s = 0; s < ns; ++s) {
+    ++first[S.ends(s, 0) + 1];
+    ++first[S.ends(s, 1) + 1];
+  }
+  for (int p = 0; p < np; ++p) first[p + 1] += first[p];
+  std::vector<int> fill(first.begin(), first.end() - 1);
+  for (int s = 0; s < ns; ++s) {
+    springs_of[fill[S.ends(s, 0)]++] = s;
+    springs_of[fill[S.ends(s, 1)]++] = s;
+  }
+}
+
+}  // namespace
+
 StrainLimitStats limit_strain(const ClothModel& m, double max_strain, Points3& x, int max_sweeps,
                               double tolerance, const StrainLimitConstraints& c) {
   StrainLimitStats st;
@@ -20,19 +42,8 @@ StrainLimitStats limit_strain(const ClothModel& m, double max_strain, Points3& x
   // A spring is due (a bit set) from the move of one of its ends until it is looked at; a sweep
   // visits the due springs in order, one due by a move behind it waits for the next sweep.
   const int ns = S.num_stretch, np = m.num_particles();
-  std::vector<int> first(np + 1, 0), springs_of(2 * static_cast<std::size_t>(ns));
-  for (int s = 0; s < ns; ++s) {
-    ++first[S.ends(s, 0) + 1];
-    ++first[S.ends(s, 1) + 1];
-  }
-  for (int p = 0; p < np; ++p) first[p + 1] += first[p];
-  {
-    std::vector<int> fill(first.begin(), first.end() - 1);
-    for (int s = 0; s < ns; ++s) {
-      springs_of[fill[S.ends(s, 0)]++] = s;
-      springs_of[fill[S.ends(s, 1)]++] = s;
-    }
-  }
+  std::vector<int> first, springs_of;
+  stretch_springs_by_particle(S, np, first, springs_of);
   const std::size_t words = (static_cast<std::size_t>(ns) + 63) / 64;
   std::vector<std::uint64_t> due(words, ~std::uint64_t{0});
   if (ns % 64) due.back() = (std::uint64_t{1} << (ns % 64)) - 1;
