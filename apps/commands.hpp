@@ -1,6 +1,6 @@
 #pragma once
 // The tryon command line: each subcommand registers its options and returns an exit code.
-// Exit codes (DESIGN.md): 0 success, 1 finished but not clean, 2 bad input or usage, 3 internal
+// Exit codes (docs/report.md): 0 success, 1 finished but not clean, 2 bad input or usage, 3 internal
 // error; `drape` stopped by SIGINT / SIGTERM: 128 + the signal (130 / 143), nothing written.
 #include <CLI/CLI.hpp>
 #include <functional>

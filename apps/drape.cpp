@@ -1,5 +1,5 @@
 // `tryon drape PATTERN --avatar BODY -o OUTDIR`: sews and drapes a garment on a body and
-// writes OUTDIR/garment.obj and OUTDIR/report.json (DESIGN.md's schema).
+// writes OUTDIR/garment.obj and OUTDIR/report.json (the schema of docs/report.md).
 //
 // SIGINT / SIGTERM stop the drape at the next frame; nothing is written (the outputs are written
 // only after the drape, each whole under a temporary name, report.json last), and the exit code is

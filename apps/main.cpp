@@ -19,7 +19,7 @@ namespace {
 // thread to sleep at the end of every parallel region, and the conjugate gradients end about
 // 80 of them a step. 10,000 spins bridge those short gaps: the target drape on 2 idle cores
 // took 9 % less than passive, the coarse drape as long as passive with 2 other processes and
-// 12 % longer with 4 (2–3 runs each, 2026-12-03). libgomp reads these variables once, when it
+// 12 % longer with 4 (2–3 runs each). libgomp reads these variables once, when it
 // loads, so the program starts itself again with GOMP_SPINCOUNT=10000 unless the user set
 // either of them.
 void restart_with_spin_count(char** argv) {

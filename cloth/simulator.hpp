@@ -80,7 +80,7 @@ struct SimulatorSettings {
   std::vector<Attachment> attachments;
   int attachment_frames = 0;
   double attachment_speed = 0.2;  ///< m/s: how fast a particle on the wrong side is brought back
-  // Rest detection (DESIGN.md): static when fewer than static_fraction of the garment's vertices
+  // Rest detection (docs/report.md): static when fewer than static_fraction of the garment's vertices
   // moved more than static_displacement during the last frame (a particle counts once for each
   // vertex it stands for, as the checker counts them).
   double static_displacement = 3e-4;  ///< m

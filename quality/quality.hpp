@@ -1,5 +1,5 @@
 #pragma once
-// The drape quality checker: DESIGN.md's quality metrics of any cloth mesh against a body,
+// The drape quality checker: the quality metrics (docs/report.md) of any cloth mesh against a body,
 // computed from the meshes alone. It knows nothing of the simulator, so our drapes and
 // peers' drapes are judged by the same code.
 #include <optional>
@@ -31,7 +31,7 @@ struct Quality {
 };
 
 struct CheckOptions {
-  double moving_threshold_m = 0.3e-3;  ///< DESIGN.md: moved more than 0.3 mm in 1/60 s
+  double moving_threshold_m = 0.3e-3;  ///< docs/report.md: moved more than 0.3 mm in 1/60 s
   double static_fraction = 0.015;      ///< static below 1.5 % moving
 };
 

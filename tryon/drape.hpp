@@ -55,7 +55,7 @@ struct DrapeResult {
   quality::Quality quality;       ///< judged by the checker, which knows nothing of the simulator
   outputs::FitMaps fit_maps;
   bool clean = false;
-  nlohmann::json report;          ///< DESIGN.md's report.json (pattern and avatar keys from their names)
+  nlohmann::json report;          ///< docs/report.md (pattern and avatar keys from their names)
 };
 
 /// Sews and drapes `pattern` on `body`. Throws InputError for bad options (unknown material or
@@ -81,7 +81,7 @@ nlohmann::json save_drape(const DrapeResult& result, const avatars::Avatar& body
 void write_garment_obj(const std::filesystem::path& path, const garments::GarmentMesh& garment, const Points3& V,
                        const std::string& title);
 
-/// The report's "quality" object, DESIGN.md's keys; figures that could not be measured are null.
+/// The report's "quality" object, the keys of docs/report.md; figures that could not be measured are null.
 nlohmann::json quality_json(const quality::Quality& q);
 
 /// How the body file stood and was turned: {"up": "+y", "up_detected": bool, "up_how": "...",

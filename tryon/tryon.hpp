@@ -12,7 +12,7 @@
 //   std::atomic<bool> cancel{false};
 //   tryon::DrapeResult r = tryon::drape(shirt, body, o, [](const tryon::DrapeProgress& p) {...}, &cancel);
 //   r.positions;            // |V|×3 draped vertices (metres), r.garment.F their |F|×3 triangles
-//   r.report["status"];     // "ok" or "failed" (DESIGN.md's report.json)
+//   r.report["status"];     // "ok" or "failed" (docs/report.md)
 //   r.fit_maps.strain;      // |V| per-vertex strain
 //   tryon::save_drape(r, body, "out/");
 //

@@ -1,5 +1,5 @@
 // End-to-end: `tryon drape` on a real pattern and body at a coarse resolution, its report
-// against DESIGN.md's schema, and the independent checker (`tryon check`) on the mesh it wrote.
+// against the schema of docs/report.md, and the independent checker (`tryon check`) on the mesh it wrote.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -65,7 +65,7 @@ TEST(Drape, ReportFollowsTheSchemaAndTheCheckerAgrees) {
                            " --resolution-cm 4 --max-frames 30 --quiet");
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   const json report = read_json(out / "report.json");
-  // DESIGN.md's report keys, exactly.
+  // docs/report.md's report keys, exactly.
   for (const char* key : {"status", "failures", "pattern", "avatar", "mesh", "simulation", "timings_s", "quality"})
     EXPECT_TRUE(report.contains(key)) << key;
   for (const char* key : {"vertices", "triangles", "panels", "stitches"}) EXPECT_TRUE(report["mesh"].contains(key)) << key;

@@ -252,7 +252,7 @@ TEST(Simulator, SeamClosesAndSettles) {
 
 TEST(Simulator, MovingFractionCountsGarmentVerticesAsTheCheckerDoes) {
   // Two panels merged at their seam: each seam particle stands for two garment vertices. The
-  // cloth is pinned; only the seam particles move, 1 mm a step. DESIGN.md's moving fraction
+  // cloth is pinned; only the seam particles move, 1 mm a step. the report's moving fraction
   // (and the checker's) is a share of the garment's vertices, not of the particles.
   const auto g = two_panels(6, 8, 0.2, 0.3, 0.3, 0.05);
   ClothModel m = build_cloth_model(g, load_material("cotton_poplin"));
