@@ -85,13 +85,10 @@ void Simulator::apply_attachments(double dt) {
   const double reach = settings_.attachment_speed * dt;
   for (const Attachment& a : settings_.attachments) {
     if (model_.pinned(a.particle)) continue;
-    // Hard for a particle on the right side at the step's start; one on the wrong side (placed
-    // there) goes no deeper and comes back by at most `reach` a step.
-    const double before = (Vec3(model_.x.row(a.particle).transpose()) - a.point).dot(a.normal);
-    const double floor = before >= 0 ? 0.0 : std::min(0.0, before + reach);
-    const double d = (Vec3(x_new_.row(a.particle).transpose()) - a.point).dot(a.normal);
-    if (d >= floor) continue;
-    x_new_.row(a.particle) += (floor - d) * a.normal.transpose();
+    const Vec3 x = x_new_.row(a.particle).transpose();
+    const double d = (x - a.point).dot(a.normal);
+    if (d >= 0) continue;
+    x_new_.row(a.particle) += std::min(-d, reach) * a.normal.transpose();
     const double vn = v_new_.row(a.particle).dot(a.normal.transpose());
     if (vn < 0) v_new_.row(a.particle) -= vn * a.normal.transpose();
   }

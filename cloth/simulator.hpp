@@ -44,8 +44,7 @@ class ContactStage {
 /// A one-sided constraint on a particle: it stays where (x − point)·normal ≥ 0, as
 /// GarmentCode's attachment constraints hold a waistband above the waist or a neckline on the
 /// shoulders while a garment is sewn and settles [Korosteleva et al. 2024]. A particle on the
-/// right side stays there; one on the wrong side goes no deeper and moves back towards the
-/// plane by at most `SimulatorSettings::attachment_speed`.
+/// wrong side moves back towards the plane by at most `SimulatorSettings::attachment_speed`.
 struct Attachment {
   int particle = 0;
   Vec3 point = Vec3::Zero();

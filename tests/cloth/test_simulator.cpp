@@ -318,8 +318,9 @@ TEST(Simulator, LabelledVerticesPinnedForFirstFrames) {
   }
 }
 
-// An attachment is one-sided: the labelled particles fall no lower than its plane while it
-// holds (the rest of the cloth falls), move freely above it, and fall once it is released.
+// An attachment is one-sided: with a reach that covers a step's fall, the labelled particles
+// fall no lower than its plane while it holds (the rest of the cloth falls), move freely above
+// it, and fall once it is released.
 TEST(Simulator, AttachmentsHoldParticlesAbovePlaneForFirstFrames) {
   const auto g = hanging_square(6, 0.3);
   ClothModel m = build_cloth_model(g, load_material("denim"));
@@ -329,6 +330,7 @@ TEST(Simulator, AttachmentsHoldParticlesAbovePlaneForFirstFrames) {
   const double floor_y = m.x(top[0], 1) - 0.02;  // 2 cm below the top edge
   for (int p : top) s.attachments.push_back({p, Vec3(0, floor_y, 0), Vec3::UnitY()});
   s.attachment_frames = 30;
+  s.attachment_speed = 50.0;
   const Points3 x0 = m.x;
   Simulator sim(std::move(m), s);
   const RunResult held = sim.run(30);
@@ -347,6 +349,30 @@ TEST(Simulator, AttachmentsHoldParticlesAbovePlaneForFirstFrames) {
   EXPECT_THROW(Simulator(build_cloth_model(g, load_material("denim")), bad), InputError);
   bad.attachments = {{0, Vec3::Zero(), Vec3(0, 2, 0)}};
   EXPECT_THROW(Simulator(build_cloth_model(g, load_material("denim")), bad), InputError);
+}
+
+// A particle on the wrong side of its attachment's plane is brought back gently: without gravity
+// it rises, by at most attachment_speed a second (a weight hanging from it can hold it down).
+TEST(Simulator, AttachmentLiftsParticlesPlacedBelowItAtItsSpeed) {
+  const auto g = hanging_square(6, 0.3);
+  ClothModel m = build_cloth_model(g, load_material("denim"));
+  SimulatorSettings s;
+  const std::vector<int> top = labelled_particles(m, g, {"top"});
+  const double plane_y = m.x(top[0], 1) + 0.05;  // 5 cm above the top edge
+  for (int p : top) s.attachments.push_back({p, Vec3(0, plane_y, 0), Vec3::UnitY()});
+  s.attachment_frames = 1000;
+  s.attachment_speed = 0.2;
+  s.gravity = Vec3::Zero();
+  const Points3 x0 = m.x;
+  Simulator sim(std::move(m), s);
+  const int frames = 6;
+  sim.run(frames);
+  const double most = s.attachment_speed * frames * sim.settings().frame_dt + 1e-9;
+  for (int p : top) {
+    const double rise = sim.model().x(p, 1) - x0(p, 1);
+    EXPECT_GT(rise, 0.5 * most);
+    EXPECT_LE(rise, most);
+  }
 }
 
 TEST(Simulator, CancelAndProgress) {
