@@ -83,7 +83,7 @@ void Contact::ignore_body_part(const std::vector<char>& part_vertex, const std::
   m.part_ignored = true;
 }
 
-int Contact::collide_with_part_where_clear(const ClothModel& model) {
+int Contact::collide_with_part_where_clear(const ClothModel& model, const std::vector<char>& keep_ignoring) {
   Impl& m = *impl_;
   if (m.ignores_part.empty()) return 0;
   // Not clear: inside the body, on an edge through it, or next to such a particle.
@@ -109,7 +109,7 @@ int Contact::collide_with_part_where_clear(const ClothModel& model) {
     if (caught[E(e, 0)] || caught[E(e, 1)]) near_caught[E(e, 0)] = near_caught[E(e, 1)] = 1;
   int count = 0;
   for (int i = 0; i < model.num_particles(); ++i)
-    if (m.ignores_part[i] && !near_caught[i]) {
+    if (m.ignores_part[i] && !near_caught[i] && (keep_ignoring.empty() || !keep_ignoring[i])) {
       m.ignores_part[i] = 0;
       ++count;
     }

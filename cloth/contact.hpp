@@ -150,7 +150,8 @@ class Contact : public ContactStage {
   /// now on. Returns how many. For after sewing: the arm was in the way of the torso's seams,
   /// not of the sewn torso, which fell through it as it draped (the dress on makehuman_female:
   /// the back of the armhole through the arm).
-  int collide_with_part_where_clear(const ClothModel& model);
+  /// Particles flagged in `keep_ignoring` (|particles|, or empty) go on ignoring the part.
+  int collide_with_part_where_clear(const ClothModel& model, const std::vector<char>& keep_ignoring = {});
   /// Turns the filter of ignore_body_part on or off (on when set).
   void set_body_part_ignored(bool on);
   /// Turns self-collision on or off (off while sewing: the panels' edges must meet).

@@ -97,6 +97,7 @@ GarmentBuild build_garment(const Pattern& pattern, const BuildOptions& options) 
   for (std::size_t p = 0; p < pattern.panels.size(); ++p) {
     const Panel& panel = pattern.panels[p];
     mesh.panel_names.push_back(panel.name);
+    mesh.panel_labels.push_back(panel.label);
     std::vector<Vec2> loop;
     std::vector<int> edge_start;
     for (std::size_t k = 0; k < panel.edges.size(); ++k) {

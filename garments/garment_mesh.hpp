@@ -17,6 +17,9 @@ struct GarmentMesh {
   std::vector<int> panel_of_vertex;    ///< |V| panel index
   std::vector<int> panel_of_triangle;  ///< |F| panel index
   std::vector<std::string> panel_names;
+  /// |panels| the body part each panel dresses, as GarmentCode labels panels ("arm", "body",
+  /// "leg"); empty when the pattern does not say.
+  std::vector<std::string> panel_labels;
   Segments seam_pairs;            ///< |S|×2 vertex pairs (a on edge A, b on edge B) to be joined
   std::vector<int> stitch_of_pair;  ///< |S| index of the stitch each pair belongs to
   int num_stitches = 0;

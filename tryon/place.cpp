@@ -16,14 +16,19 @@ namespace {
 /// otherwise those of the panels that are not sleeves (a shirt's torso panels: their side and
 /// armhole seams run between the A-pose arm and the torso), while they are sewn: then those
 /// clear of the arms collide with them (Contact::collide_with_part_where_clear). Sleeves keep
-/// the arms. The checker judges against the whole body.
+/// the arms. The panels of a lower garment (GarmentCode's "leg" label; unlabelled, panels
+/// wholly below the armpits) go on ignoring the arms while the garment drapes, as in
+/// GarmentCode: a skirt placed beside an A-pose body has the hands and forearms between its
+/// front and back panels, and colliding with them its side seams closed outside the arms and it
+/// hung from the wrists. Where panels are labelled "arm", "body" or "leg", a sleeve is a panel
+/// labelled "arm". The checker judges against the whole body.
 /// Upper torso: particles of the panels that are not sleeves, reach above the armpits and are
 /// not mostly above the neck base like a hood: the seams among them are sewn first, as they
 /// hold the garment on the shoulders.
 ParticleRoles particle_roles(const garments::GarmentMesh& garment, const cloth::ClothModel& model,
                              const avatars::Landmarks& lm) {
   const std::size_t n = static_cast<std::size_t>(model.num_particles());
-  ParticleRoles roles{std::vector<char>(n, 0), std::vector<char>(n, 0), false};
+  ParticleRoles roles{std::vector<char>(n, 0), std::vector<char>(n, 0), std::vector<char>(n, 0), false};
   if (!lm.left.found || !lm.right.found || garment.V.rows() == 0 ||
       garment.panel_of_vertex.size() != static_cast<std::size_t>(garment.V.rows()))
     return roles;
@@ -44,10 +49,13 @@ ParticleRoles particle_roles(const garments::GarmentMesh& garment, const cloth::
     above_neck[p] += garment.V(v, 1) > lm.neck_y;
     top[p] = std::max(top[p], garment.V(v, 1));
   }
-  std::vector<char> sleeve(panels, 0), upper(panels, 0);
+  std::vector<char> sleeve(panels, 0), upper(panels, 0), lower(panels, 0);
   std::string kept;
   for (std::size_t p = 0; p < panels; ++p) {
-    sleeve[p] = !below_armpits && 2 * beyond[p] >= total[p];
+    const std::string label = p < garment.panel_labels.size() ? garment.panel_labels[p] : std::string();
+    const bool labelled = label == "arm" || label == "body" || label == "leg";
+    sleeve[p] = labelled ? label == "arm" : !below_armpits && 2 * beyond[p] >= total[p];
+    lower[p] = labelled ? label == "leg" : top[p] <= lm.armpit_y - 0.05;
     // A hood (most of it above the neck base) waits for the second stage. As GarmentCode places
     // the hoody spec, the hood's neck edges lie 12-13 cm above the neckline they are sewn to;
     // sewn first, they pulled the torso up (no gravity while sewing: its hem rose 16 cm on
@@ -61,15 +69,17 @@ ParticleRoles particle_roles(const garments::GarmentMesh& garment, const cloth::
   }
   // A particle (merged seam vertices share one) ignores the arms when all its vertices do, and
   // is upper torso when all its vertices are.
-  std::vector<char> in_sleeve(n, 0), not_upper(n, 0);
+  std::vector<char> in_sleeve(n, 0), not_upper(n, 0), not_lower(n, 0);
   for (Eigen::Index v = 0; v < garment.V.rows(); ++v) {
     const int p = garment.panel_of_vertex[v], i = model.particle_of_vertex[v];
     if (sleeve[p]) in_sleeve[i] = 1;
     if (!upper[p]) not_upper[i] = 1;
+    if (!lower[p]) not_lower[i] = 1;
   }
   for (std::size_t i = 0; i < n; ++i) {
     roles.ignores_arms[i] = !in_sleeve[i];
     roles.upper_torso[i] = !not_upper[i];
+    roles.keeps_ignoring_arms[i] = !in_sleeve[i] && !not_lower[i];
   }
   logger().info("contact: the arms collide with {}", kept.empty() ? std::string("no panel") : "panels " + kept);
   return roles;
@@ -120,7 +130,7 @@ void build_contact(Run& run, Cloth& c, const avatars::Avatar& body) {
   // Started from a sewn drape: as after the sewing, the particles clear of the arms collide
   // with them.
   if (c.coarse_used && !c.roles.below_armpits) {
-    const int clear = c.contact->collide_with_part_where_clear(c.model);
+    const int clear = c.contact->collide_with_part_where_clear(c.model, c.roles.keeps_ignoring_arms);
     logger().info("contact: {} particles clear of the arms collide with them", clear);
   }
 }

@@ -76,6 +76,7 @@ class Run {
 struct ParticleRoles {
   std::vector<char> ignores_arms;  ///< do not collide with the arms (for now)
   std::vector<char> upper_torso;   ///< sewn in the first stage
+  std::vector<char> keeps_ignoring_arms;  ///< a lower garment's: ignore the arms while draping too
   bool below_armpits = false;      ///< the whole garment: it ignores the arms while it drapes too
 };
 
