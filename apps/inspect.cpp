@@ -132,6 +132,7 @@ void describe_build(const InspectOptions& o, const garments::LoadedPattern& load
   doc["resolution_cm"] = o.resolution_cm;
   doc["format"] = loaded.format;
   doc["offset_m"] = {build.offset.x(), build.offset.y(), build.offset.z()};
+  doc["height_scale"] = build.height_scale;
   doc["time_s"] = elapsed;
   json panels = json::array();
   for (std::size_t p = 0; p < build.panels.size(); ++p) {

@@ -53,6 +53,22 @@ Vec3 choose_offset(const Pattern& pattern, const BuildOptions& options, std::vec
   return offset;
 }
 
+// The factor on the placement's heights: the body's height over the height of the body the
+// pattern was placed for, when that is known and more than 1 % off, and the placement not
+// already lifted or given.
+double choose_height_scale(const Pattern& pattern, const BuildOptions& options, const Vec3& offset,
+                           std::vector<std::string>& notes) {
+  if (options.offset || offset != Vec3::Zero() || !(pattern.placed_for_height_m > 0) || !(options.body_height_m > 0))
+    return 1.0;
+  const double scale = options.body_height_m / pattern.placed_for_height_m;
+  if (std::abs(scale - 1) <= 0.01) return 1.0;
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "the pattern is placed for a %.2f m body: its heights scaled by %.3f to the body's %.2f m",
+                pattern.placed_for_height_m, scale, options.body_height_m);
+  notes.emplace_back(buf);
+  return scale;
+}
+
 }  // namespace
 
 GarmentBuild build_garment(const Pattern& pattern, const BuildOptions& options) {
@@ -86,6 +102,7 @@ GarmentBuild build_garment(const Pattern& pattern, const BuildOptions& options) 
                      std::to_string(options.max_triangles) + " allowed; use a coarser --resolution-cm");
 
   out.offset = choose_offset(pattern, options, out.warnings);
+  out.height_scale = choose_height_scale(pattern, options, out.offset, out.warnings);
   GarmentMesh& mesh = out.mesh;
   mesh.num_stitches = static_cast<int>(pattern.stitches.size());
   std::vector<Vec3> V;
@@ -125,7 +142,9 @@ GarmentBuild build_garment(const Pattern& pattern, const BuildOptions& options) 
     for (Eigen::Index i = 0; i < tri.V.rows(); ++i) {
       const Vec2 q = tri.V.row(i).transpose();
       rest.push_back(q);
-      V.push_back(place_point(panel, q) + out.offset);
+      Vec3 x = place_point(panel, q);
+      x.y() *= out.height_scale;
+      V.push_back(x + out.offset);
       mesh.panel_of_vertex.push_back(static_cast<int>(p));
     }
     PanelStats stats;

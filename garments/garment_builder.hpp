@@ -12,7 +12,10 @@ struct BuildOptions {
   double resolution_m = 0.01;  ///< target triangle edge length (`--resolution-cm` / 100)
   /// Translation added to every panel. Unset: none for current GarmentCode files; for the
   /// 2021 templates, whose body origin is at the waist, a lift that puts the garment on a
-  /// body with feet at y = 0 (scaled by body_height_m when known).
+  /// body with feet at y = 0 (scaled by body_height_m when known). A pattern placed for a body
+  /// of another height (Pattern::placed_for_height_m, more than 1 % off) has the heights of its
+  /// placement scaled to body_height_m: a shirt made for mean_all (1.72 m) placed unscaled on a
+  /// 1.76 m body sat 4 cm low, and its shoulder seams closed below the shoulders.
   std::optional<Vec3> offset;
   double body_height_m = 0;                ///< 0 when no body is given
   std::size_t max_triangles = 2'000'000;   ///< refuse larger work (InputError)
@@ -34,6 +37,7 @@ struct GarmentBuild {
   std::vector<PanelStats> panels;
   std::vector<std::string> warnings;  ///< validation warnings, placement notes
   Vec3 offset = Vec3::Zero();         ///< the translation applied to every panel
+  double height_scale = 1;            ///< the placement's heights scaled by this (body / pattern's body)
   double min_angle_deg = 0;           ///< over all panels, as in PanelStats
 };
 

@@ -14,6 +14,7 @@ using json = nlohmann::json;
 constexpr std::size_t kMaxPanelVertices = 1000;  // vertices or edges of one panel
 constexpr std::size_t kMaxPatternEdges = 20000;  // edges of all panels together
 constexpr double kMaxAngleDeg = 3600;            // ten turns
+constexpr double kGarmentCodeBodyHeight = 1.72;  // m: GarmentCode's mean body, mean_all
 
 // Collects the location of what is being read, so every message names it.
 struct Context {
@@ -231,6 +232,10 @@ Pattern parse_garmentcode(const std::string& text, const std::string& source) {
       stitch.same_direction = true;
     pattern.stitches.push_back(stitch);
   }
+  // A current file places its panels about GarmentCode's body (feet at y = 0); it does not
+  // say which, and GarmentCode's mean body, mean_all, is 1.72 m tall. The 2021 templates are
+  // placed about a body's waist (build_garment lifts them).
+  if (!pattern.legacy_format) pattern.placed_for_height_m = kGarmentCodeBodyHeight;
   return pattern;
 }
 

@@ -53,6 +53,10 @@ struct Pattern {
   std::vector<Panel> panels;
   std::vector<Stitch> stitches;
   bool legacy_format = false;    ///< the 2021 Garment-Pattern-Generator template format
+  /// Height (m) of the body the panels' 3D placement was made for, 0 when they were arranged
+  /// on the body they are draped on (DXF): build_garment scales the placement's heights to
+  /// the body's.
+  double placed_for_height_m = 0;
 
   int find_panel(const std::string& name) const;  ///< index or -1
 };

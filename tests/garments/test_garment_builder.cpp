@@ -180,6 +180,34 @@ TEST(GarmentBuilder, FloorLengthSkirtOfACurrentFileIsNotLifted) {
   EXPECT_GT(b.mesh.V.col(1).maxCoeff(), 1.4);    // its collar at the neck
 }
 
+// A current GarmentCode file is placed for GarmentCode's 1.72 m body: on a body more than 1 % taller
+// or shorter its heights scale with the body's (x and z stay), within 1 % it is used as placed,
+// and a pattern arranged on its own body (placed_for_height_m 0, as DXF) is never scaled.
+TEST(GarmentBuilder, PlacementHeightsScaleToTheBodysHeight) {
+  const Pattern p = read_garmentcode(test::assets() / "patterns/shirt_mean_specification.json");
+  ASSERT_FALSE(p.legacy_format);
+  EXPECT_DOUBLE_EQ(p.placed_for_height_m, 1.72);
+  BuildOptions o;
+  o.resolution_m = 0.05;
+  o.body_height_m = 1.72;
+  const GarmentBuild as_placed = build_garment(p, o);
+  EXPECT_EQ(as_placed.height_scale, 1.0);
+  o.body_height_m = 1.72 * 1.009;
+  EXPECT_EQ(build_garment(p, o).mesh.V, as_placed.mesh.V);
+  o.body_height_m = 1.72 * 1.05;
+  const GarmentBuild taller = build_garment(p, o);
+  EXPECT_DOUBLE_EQ(taller.height_scale, 1.05);
+  ASSERT_EQ(taller.mesh.V.rows(), as_placed.mesh.V.rows());
+  for (Eigen::Index v = 0; v < taller.mesh.V.rows(); ++v) {
+    EXPECT_NEAR(taller.mesh.V(v, 1), 1.05 * as_placed.mesh.V(v, 1), 1e-12);
+    EXPECT_EQ(taller.mesh.V(v, 0), as_placed.mesh.V(v, 0));
+    EXPECT_EQ(taller.mesh.V(v, 2), as_placed.mesh.V(v, 2));
+  }
+  Pattern own = p;
+  own.placed_for_height_m = 0;
+  EXPECT_EQ(build_garment(own, o).mesh.V, as_placed.mesh.V);
+}
+
 TEST(GarmentBuilder, RefusesAbsurdWork) {
   TRYON_REQUIRE_SHARED("patterns/garmentcode/specs/shirt_mean_specification.json");
   const Pattern p = read_garmentcode(test::shared_data() / "patterns/garmentcode/specs/shirt_mean_specification.json");
