@@ -34,8 +34,9 @@ Vec3 choose_offset(const Pattern& pattern, const BuildOptions& options, std::vec
   double min_y = std::numeric_limits<double>::infinity(), max_y = -min_y;
   for (const Panel& panel : pattern.panels)
     for (const Vec2& v : panel.vertices) {
-      min_y = std::min(min_y, place_point(panel, v).y());
-      max_y = std::max(max_y, place_point(panel, v).y());
+      const double y = place_point(panel, v).y();
+      min_y = std::min(min_y, y);
+      max_y = std::max(max_y, y);
     }
   // Placed for feet at y = 0 unless it reaches below the feet and stays below 0.9 m (the
   // template body's head top is 0.54 m above its waist, a hood on it reaches about 0.8 m): a

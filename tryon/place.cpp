@@ -32,7 +32,8 @@ ParticleRoles particle_roles(const garments::GarmentMesh& garment, const cloth::
   if (!lm.left.found || !lm.right.found || garment.V.rows() == 0 ||
       garment.panel_of_vertex.size() != static_cast<std::size_t>(garment.V.rows()))
     return roles;
-  const bool below_armpits = garment.V.col(1).maxCoeff() <= lm.armpit_y - 0.05;
+  const double below_armpits_y = lm.armpit_y - 0.05;  // a garment or panel wholly below it is lower
+  const bool below_armpits = garment.V.col(1).maxCoeff() <= below_armpits_y;
   roles.below_armpits = below_armpits;
   // A panel is a sleeve when most of its vertices lie beyond an armpit, seen from the front:
   // farther out sideways than the arm's axis at the armpit (torso panels lie between the arms).
@@ -55,7 +56,7 @@ ParticleRoles particle_roles(const garments::GarmentMesh& garment, const cloth::
     const std::string label = p < garment.panel_labels.size() ? garment.panel_labels[p] : std::string();
     const bool labelled = label == "arm" || label == "body" || label == "leg";
     sleeve[p] = labelled ? label == "arm" : !below_armpits && 2 * beyond[p] >= total[p];
-    lower[p] = labelled ? label == "leg" : top[p] <= lm.armpit_y - 0.05;
+    lower[p] = labelled ? label == "leg" : top[p] <= below_armpits_y;
     // A hood (most of it above the neck base) waits for the second stage. As GarmentCode places
     // the hoody spec, the hood's neck edges lie 12-13 cm above the neckline they are sewn to;
     // sewn first, they pulled the torso up (no gravity while sewing: its hem rose 16 cm on
