@@ -17,5 +17,7 @@ void add_drape_command(CLI::App& app, std::function<int()>& run);
 void add_check_command(CLI::App& app, std::function<int()>& run);
 /// Adds `batch` (many drapes, each in its own child process running `drape`).
 void add_batch_command(CLI::App& app, std::function<int()>& run);
+/// Adds `view` (the fit viewer in a web browser).
+void add_view_command(CLI::App& app, std::function<int()>& run);
 
 }  // namespace tryon::apps

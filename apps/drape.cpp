@@ -222,8 +222,8 @@ void add_drape_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_flag("--preview", o->preview, "also write preview.png (front, side, back, legend)");
   cmd->add_option("--fit-map", o->fit_map, "garment colouring of the preview and the GLB: strain, distance or none")
       ->check(CLI::IsMember({"strain", "distance", "none"}));
-  cmd->add_option("--format", o->format, "garment file: obj or glb (normals, UVs, COLOR_0 fit map)")
-      ->check(CLI::IsMember({"obj", "glb"}));
+  cmd->add_option("--format", o->format, "garment file: obj, glb (panels, seams, fit maps, report; what tryon view shows) or both")
+      ->check(CLI::IsMember({"obj", "glb", "both"}));
   cmd->add_flag("--with-body", o->with_body, "glb: include the body as a second mesh");
   cmd->add_flag("--quiet", o->quiet, "no progress bar or summary");
   add_frame_options(*cmd, o->up, o->facing);

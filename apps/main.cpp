@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   apps::add_drape_command(app, run);
   apps::add_check_command(app, run);
   apps::add_batch_command(app, run);
+  apps::add_view_command(app, run);
   if (!command_is_known(app, argc, argv)) return apps::kExitBadInput;
   try {
     app.parse(argc, argv);

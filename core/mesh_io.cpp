@@ -168,6 +168,16 @@ std::string format_obj(const TriMesh& mesh, const ObjExtras& extras) {
       std::snprintf(buf, sizeof buf, "vt %.9g %.9g\n", mesh.UV(i, 0), mesh.UV(i, 1));
       s += buf;
     }
+  const bool vn = extras.normals.rows() > 0;
+  if (vn && extras.normals.rows() != mesh.V.rows())
+    throw InputError("OBJ export: " + std::to_string(extras.normals.rows()) + " normals for " +
+                     std::to_string(mesh.num_vertices()) + " vertices");
+  if (vn)
+    for (int i = 0; i < mesh.num_vertices(); ++i) {
+      std::snprintf(buf, sizeof buf, "vn %.6g %.6g %.6g\n", extras.normals(i, 0), extras.normals(i, 1),
+                    extras.normals(i, 2));
+      s += buf;
+    }
   const bool grouped = !extras.groups.empty() &&
                        extras.group_of.size() == static_cast<std::size_t>(mesh.num_triangles());
   int current = -1;
@@ -177,12 +187,17 @@ std::string format_obj(const TriMesh& mesh, const ObjExtras& extras) {
       s += "g " + extras.groups.at(current) + "\n";
     }
     const int a = mesh.F(f, 0) + 1, b = mesh.F(f, 1) + 1, c = mesh.F(f, 2) + 1;
-    if (uv)
+    if (uv && vn)
+      std::snprintf(buf, sizeof buf, "f %d/%d/%d %d/%d/%d %d/%d/%d\n", a, a, a, b, b, b, c, c, c);
+    else if (vn)
+      std::snprintf(buf, sizeof buf, "f %d//%d %d//%d %d//%d\n", a, a, b, b, c, c);
+    else if (uv)
       std::snprintf(buf, sizeof buf, "f %d/%d %d/%d %d/%d\n", a, a, b, b, c, c);
     else
       std::snprintf(buf, sizeof buf, "f %d %d %d\n", a, b, c);
     s += buf;
   }
+  if (extras.lines.rows() > 0 && !extras.lines_group.empty()) s += "g " + extras.lines_group + "\n";
   for (Eigen::Index l = 0; l < extras.lines.rows(); ++l) {
     std::snprintf(buf, sizeof buf, "l %d %d\n", extras.lines(l, 0) + 1, extras.lines(l, 1) + 1);
     s += buf;

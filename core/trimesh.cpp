@@ -176,4 +176,22 @@ double surface_area(ConstRef<Points3> V, ConstRef<Triangles> F) {
   return area;
 }
 
+Points3 vertex_normals(ConstRef<Points3> V, ConstRef<Triangles> F) {
+  Points3 N = Points3::Zero(V.rows(), 3);
+  // Serial, in triangle order: the sums do not depend on the thread count.
+  for (Eigen::Index f = 0; f < F.rows(); ++f) {
+    const Vec3 a = V.row(F(f, 0)), b = V.row(F(f, 1)), c = V.row(F(f, 2));
+    const Vec3 area_vector = (b - a).cross(c - a);  // |·| = 2 × area: area-weighted [Gouraud 1971]
+    for (int k = 0; k < 3; ++k) N.row(F(f, k)) += area_vector.transpose();
+  }
+  for (Eigen::Index i = 0; i < N.rows(); ++i) {
+    const double n = N.row(i).norm();
+    if (n > 0 && std::isfinite(n))
+      N.row(i) /= n;
+    else
+      N.row(i) = Vec3::UnitY().transpose();
+  }
+  return N;
+}
+
 }  // namespace tryon

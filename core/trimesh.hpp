@@ -47,6 +47,10 @@ Segments unique_edges(ConstRef<Triangles> F);
 /// Per-triangle unit normals (zero for degenerate triangles).
 Points3 triangle_normals(ConstRef<Points3> V, ConstRef<Triangles> F);
 
+/// Area-weighted per-vertex unit normals (sum of the incident triangles' area vectors
+/// [Gouraud 1971]); a vertex with no area around it gets (0, 1, 0). |V|×3.
+Points3 vertex_normals(ConstRef<Points3> V, ConstRef<Triangles> F);
+
 /// Total surface area.
 double surface_area(ConstRef<Points3> V, ConstRef<Triangles> F);
 

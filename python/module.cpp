@@ -420,7 +420,7 @@ PYBIND11_MODULE(_tryon, m) {
           },
           py::arg("outdir"), py::kw_only(), py::arg("format") = "obj", py::arg("preview") = false,
           py::arg("fit_map") = "strain", py::arg("with_body") = false,
-          "Writes OUTDIR/garment.obj (format='glb': garment.glb, with_body: the body as a second mesh),\n"
+          "Writes OUTDIR/garment.obj (format='glb': garment.glb, 'both': the two; with_body: the body in the GLB),\n"
           "preview.png when preview is true (coloured by fit_map: 'strain', 'distance' or 'none') and\n"
           "report.json last; returns the report as written.")
       .def("__repr__", &result_repr);

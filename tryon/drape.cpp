@@ -71,9 +71,11 @@ void write_garment_obj(const fs::path& path, const garments::GarmentMesh& g, con
                        const std::string& title) {
   ObjExtras extras;
   extras.lines = g.seam_pairs;
+  extras.lines_group = "seams";
+  extras.normals = vertex_normals(V, g.F);
   extras.groups = g.panel_names;
   extras.group_of = g.panel_of_triangle;
-  extras.comment = title + "\nuv = 2D panel coordinates (m); 'l' elements = seam vertex pairs";
+  extras.comment = title + "\nuv = 2D panel coordinates (m); 'l' elements (group seams) = seam vertex pairs";
   write_obj(path, TriMesh{V, g.F, g.rest}, extras);
 }
 
@@ -203,7 +205,8 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
 
 json save_drape(const DrapeResult& result, const avatars::Avatar& body, const fs::path& outdir,
                 const SaveOptions& o) {
-  if (o.format != "obj" && o.format != "glb") throw InputError("unknown format '" + o.format + "' (use obj or glb)");
+  if (o.format != "obj" && o.format != "glb" && o.format != "both")
+    throw InputError("unknown format '" + o.format + "' (use obj, glb or both)");
   const outputs::FitMap fit_map = outputs::parse_fit_map(o.fit_map);
   const auto t0 = Clock::now();
   const garments::GarmentMesh& garment = result.garment;
@@ -211,17 +214,21 @@ json save_drape(const DrapeResult& result, const avatars::Avatar& body, const fs
   const bool clean = result.clean;
   fs::create_directories(outdir);
   TriMesh out{result.positions, garment.F, garment.rest};
-  if (o.format == "glb") {
+  if (o.format != "obj") {
     outputs::GlbOptions go;
     go.body = o.with_body ? &body.mesh : nullptr;
     go.fit_maps = &result.fit_maps;
+    const outputs::GlbPanels panels{garment.panel_of_triangle, garment.panel_names, garment.panel_labels,
+                                    garment.seam_pairs, garment.stitch_of_pair};
+    go.panels = &panels;
+    go.extras_json = json{{"report", result.report}}.dump();
     outputs::write_glb(outdir / "garment.glb", out, garment.rest,
                        outputs::fit_map_colors(result.fit_maps,
                                                fit_map == outputs::FitMap::none ? outputs::FitMap::strain : fit_map),
                        go);
-  } else {
-    write_garment_obj(outdir / "garment.obj", garment, out.V, "tryon drape: '" + name + "' on '" + body.name + "'");
   }
+  if (o.format != "glb")
+    write_garment_obj(outdir / "garment.obj", garment, out.V, "tryon drape: '" + name + "' on '" + body.name + "'");
   if (o.preview) {
     outputs::PreviewOptions po;
     po.title = name + " ON " + body.name + (clean ? "" : " (NOT CLEAN)");

@@ -65,7 +65,7 @@ DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body,
                   const DrapeProgressCallback& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 struct SaveOptions {
-  std::string format = "obj";     ///< "obj" (garment.obj) or "glb" (garment.glb)
+  std::string format = "obj";     ///< "obj" (garment.obj), "glb" (garment.glb) or "both"
   bool preview = false;           ///< also preview.png
   std::string fit_map = "strain"; ///< colouring of the preview and the GLB: strain, distance, none
   bool with_body = false;         ///< glb: the body as a second mesh

@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pytest
 
-from conftest import BODY, COARSE, PATTERN
+from conftest import BODY, COARSE, PATTERN, SOURCE_DIR
 
 REPORT_KEYS = ("status", "failures", "pattern", "avatar", "mesh", "simulation", "timings_s", "quality")
 QUALITY_KEYS = ("body_intersections", "vertices_inside_body", "self_intersections", "seam_gap_max_m",
@@ -85,6 +85,17 @@ def test_save_writes_what_check_reads(tryon_module, pattern, body, tmp_path):
     r.save(tmp_path / "glb", format="glb", preview=True, fit_map="distance")
     assert (tmp_path / "glb" / "garment.glb").read_bytes()[:4] == b"glTF"
     assert (tmp_path / "glb" / "preview.png").stat().st_size > 10000
+    expect_valid_gltf(tmp_path / "glb" / "garment.glb")
+
+
+def expect_valid_gltf(path):
+    """The Khronos glTF validator (web/validate_gltf.mjs): 0 errors, 0 warnings; skips without it."""
+    web = SOURCE_DIR / "web"
+    if not (web / "node_modules" / "gltf-validator").is_dir():
+        pytest.skip("the glTF validator is not installed (npm ci --prefix web; scripts/setup.sh does it)")
+    run = subprocess.run(["node", str(web / "validate_gltf.mjs"), str(path)], capture_output=True, text=True)
+    result = json.loads(run.stdout)
+    assert result["errors"] == 0 and result["warnings"] == 0, result
 
 
 def test_bad_input_raises_input_error_naming_the_problem(tryon_module, pattern, body, tmp_path):

@@ -21,7 +21,7 @@ TEST(CommandLine, HelpShowsEveryCommandsDefaults) {
   for (const char* shown : {"--resolution-cm FLOAT:FLOAT in [0.2 - 50]=1", "--max-frames INT:INT in [1 - 100000]=600",
                             "--substeps INT:INT in [1 - 64]=2", "--material TEXT=cotton_jersey",
                             "--coarse-start-cm FLOAT:FLOAT in [0 - 50]=3", "--seams TEXT:{sew,merge}=sew",
-                            "--format TEXT:{obj,glb}=obj", "--up TEXT:{auto,y,z,Y,Z}=auto", "--facing TEXT:{auto,keep}=auto"})
+                            "--format TEXT:{obj,glb,both}=obj", "--up TEXT:{auto,y,z,Y,Z}=auto", "--facing TEXT:{auto,keep}=auto"})
     EXPECT_NE(drape.out.find(shown), std::string::npos) << shown << "\n" << drape.out;
   EXPECT_EQ(drape.out.find("(default 2"), std::string::npos) << drape.out;
   EXPECT_EQ(drape.out.find("{false}"), std::string::npos) << drape.out;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "gltf_validator.hpp"
 #include "run_tryon.hpp"
 #include "test_data.hpp"
 
@@ -194,6 +195,7 @@ TEST(Drape, GlbPreviewAndFitMapRanges) {
   EXPECT_LE(dmin, dmax);
   EXPECT_LT(dmax, 1.0);
   EXPECT_TRUE(report["fit_maps"]["strain"]["min"].is_number());
+  TRYON_EXPECT_VALID_GLTF(out / "garment.glb");
   fs::remove_all(out);
 }
 

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <assimp/Importer.hpp>
 #include <fstream>
 
 #include "core/error.hpp"
@@ -42,6 +45,55 @@ TEST(MeshIO, ObjRoundTripThroughAssimp) {
   const std::string text = read_text_file(p, "obj");
   EXPECT_NE(text.find("\nl 1 4\n"), std::string::npos);
   EXPECT_NE(text.find("\nvt 0.5 0.5\n"), std::string::npos);
+  fs::remove_all(temp_dir());
+}
+
+TEST(MeshIO, ObjNormalsAndTheLinesGroupReadBackByAssimpAndOurReader) {
+  TriMesh m;
+  m.V.resize(4, 3);
+  m.V << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1;
+  m.F.resize(4, 3);
+  m.F << 0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3;
+  m.UV.resize(4, 2);
+  m.UV << 0, 0, 1, 0, 0, 1, 0.5, 0.5;
+  ObjExtras extras;
+  extras.lines.resize(2, 2);
+  extras.lines << 0, 3, 1, 2;
+  extras.lines_group = "seams";
+  extras.normals = vertex_normals(m.V, m.F);
+  extras.groups = {"panel"};
+  extras.group_of.assign(4, 0);
+  const std::string text = format_obj(m, extras);
+  EXPECT_NE(text.find("\nvn "), std::string::npos);
+  EXPECT_NE(text.find("\nf 1/1/1 3/3/3 2/2/2\n"), std::string::npos);
+  EXPECT_NE(text.find("\ng seams\nl 1 4\nl 2 3\n"), std::string::npos);
+  // Our reader: the same mesh, UVs and lines.
+  const ObjContents ours = parse_obj(text, "tet.obj");
+  EXPECT_EQ(ours.mesh.F, m.F);
+  EXPECT_TRUE(ours.mesh.UV.isApprox(m.UV));
+  EXPECT_EQ(ours.lines, extras.lines);
+  // Assimp: the normals as written, per corner.
+  const fs::path p = temp_dir() / "tet_vn.obj";
+  write_file_atomic(p, text);
+  Assimp::Importer importer;
+  const aiScene* scene = importer.ReadFile(p.string(), aiProcess_Triangulate);
+  ASSERT_NE(scene, nullptr) << importer.GetErrorString();
+  const aiMesh* mesh = nullptr;
+  for (unsigned k = 0; k < scene->mNumMeshes && !mesh; ++k)
+    if (scene->mMeshes[k]->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) mesh = scene->mMeshes[k];
+  ASSERT_NE(mesh, nullptr);
+  ASSERT_TRUE(mesh->HasNormals());
+  for (unsigned i = 0; i < mesh->mNumVertices; ++i) {
+    const aiVector3D v = mesh->mVertices[i], n = mesh->mNormals[i];
+    int k = 0;  // the vertex it is a corner of
+    while (k < 4 && (m.V.row(k) - Vec3(v.x, v.y, v.z).transpose()).norm() > 1e-9) ++k;
+    ASSERT_LT(k, 4);
+    EXPECT_NEAR(n.x, extras.normals(k, 0), 1e-5);
+    EXPECT_NEAR(n.y, extras.normals(k, 1), 1e-5);
+    EXPECT_NEAR(n.z, extras.normals(k, 2), 1e-5);
+  }
+  extras.normals = extras.normals.topRows(2);
+  EXPECT_THROW(format_obj(m, extras), InputError);
   fs::remove_all(temp_dir());
 }
 

@@ -7,9 +7,13 @@
 
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
+#include "gltf_validator.hpp"
 #include "scenes.hpp"
 
 using namespace tryon;
@@ -63,7 +67,128 @@ const aiMesh* find_mesh(const aiScene* scene, const std::string& name) {
   return nullptr;
 }
 
+// Two panels side by side, each with its own vertices, sewn along the edge where they meet
+// (x = 0.3): the vertices of the first panel's right column to the second's left column.
+struct TwoPanels {
+  TriMesh cloth;
+  GlbPanels panels;
+  static constexpr int kNx = 4, kNy = 5;
+  TwoPanels() {
+    const TriMesh a = cloth_grid(kNx, kNy, 0.3, 0.4, Vec3(-0.3, 0.8, 0.2), Vec3::UnitX(), Vec3::UnitY());
+    TriMesh b = cloth_grid(kNx, kNy, 0.3, 0.4, Vec3(0.0, 0.8, 0.2), Vec3::UnitX(), Vec3::UnitY());
+    const int n = a.num_vertices();
+    cloth.V.resize(2 * n, 3);
+    cloth.V << a.V, b.V;
+    cloth.UV.resize(2 * n, 2);
+    b.UV.col(0).array() += 0.5;  // the second panel's own frame, apart from the first's
+    cloth.UV << a.UV, b.UV;
+    cloth.F.resize(2 * a.num_triangles(), 3);
+    cloth.F << a.F, (b.F.array() + n).matrix();
+    panels.names = {"left", "right"};
+    panels.labels = {"body", "body"};
+    for (int f = 0; f < cloth.num_triangles(); ++f) panels.panel_of_triangle.push_back(f < a.num_triangles() ? 0 : 1);
+    panels.seam_pairs.resize(kNy, 2);
+    for (int j = 0; j < kNy; ++j) panels.seam_pairs.row(j) << j * kNx + kNx - 1, n + j * kNx;
+    panels.stitch_of_pair.assign(kNy, 0);
+  }
+};
+
 }  // namespace
+
+TEST(Glb, PanelsAreNamedMeshesUnderTheGarmentWithSeamLinesAtlasUvsAndTheReport) {
+  const TwoPanels t;
+  const TriMesh body = box_body(Vec3(0, 1.0, 0), Vec3(0.2, 0.35, 0.12));
+  const FitMaps maps = compute_fit_maps(t.cloth.V, t.cloth.F, t.cloth.UV, body);
+  GlbOptions o;
+  o.body = &body;
+  o.fit_maps = &maps;
+  o.panels = &t.panels;
+  o.extras_json = R"({"report": {"status": "ok", "failures": []}})";
+  const auto dir = fresh_dir("glb_panels");
+  write_glb(dir / "garment.glb", t.cloth, t.cloth.UV, fit_map_colors(maps, FitMap::strain), o);
+  std::ifstream in(dir / "garment.glb", std::ios::binary);
+  const Glb g = parse_glb(std::string(std::istreambuf_iterator<char>(in), {}));
+  // Scene roots: "garment" (panels and seams as children) and "body".
+  const json& nodes = g.doc["nodes"];
+  const json& roots = g.doc["scenes"][0]["nodes"];
+  ASSERT_EQ(roots.size(), 2u);
+  const json& garment = nodes[roots[0].get<int>()];
+  EXPECT_EQ(garment["name"], "garment");
+  EXPECT_EQ(nodes[roots[1].get<int>()]["name"], "body");
+  ASSERT_EQ(garment["children"].size(), 3u);
+  const int per_panel = TwoPanels::kNx * TwoPanels::kNy;
+  for (int k = 0; k < 2; ++k) {
+    const json& node = nodes[garment["children"][k].get<int>()];
+    EXPECT_EQ(node["name"], t.panels.names[k]);
+    EXPECT_EQ(node["extras"]["panel"], t.panels.names[k]);
+    EXPECT_EQ(node["extras"]["label"], "body");
+    const json& mesh = g.doc["meshes"][node["mesh"].get<int>()];
+    EXPECT_EQ(mesh["name"], t.panels.names[k]);
+    const json& attr = mesh["primitives"][0]["attributes"];
+    for (const char* a : {"POSITION", "NORMAL", "TEXCOORD_0", "TEXCOORD_1", "COLOR_0", "_STRAIN", "_DISTANCE_M"})
+      EXPECT_TRUE(attr.contains(a)) << a;
+    EXPECT_EQ(g.doc["accessors"][attr["POSITION"].get<int>()]["count"], per_panel);
+    EXPECT_EQ(g.doc["accessors"][mesh["primitives"][0]["indices"].get<int>()]["count"],
+              3 * 2 * (TwoPanels::kNx - 1) * (TwoPanels::kNy - 1));
+    // The panel's own vertices: its positions' bounds are its half of the garment.
+    const json& pos = g.doc["accessors"][attr["POSITION"].get<int>()];
+    EXPECT_NEAR(pos["min"][0].get<double>(), k == 0 ? -0.3 : 0.0, 1e-6);
+    EXPECT_NEAR(pos["max"][0].get<double>(), k == 0 ? 0.0 : 0.3, 1e-6);
+  }
+  // Seams: both sides of the one seam, as lines, kNy − 1 edges each.
+  const json& seams = nodes[garment["children"][2].get<int>()];
+  EXPECT_EQ(seams["name"], "seams");
+  const json& prim = g.doc["meshes"][seams["mesh"].get<int>()]["primitives"][0];
+  EXPECT_EQ(prim["mode"], 1);
+  EXPECT_EQ(g.doc["accessors"][prim["indices"].get<int>()]["count"], 2 * 2 * (TwoPanels::kNy - 1));
+  const json& extras = g.doc["scenes"][0]["extras"]["tryon"];
+  EXPECT_EQ(extras["report"]["status"], "ok");
+  ASSERT_EQ(extras["panels"].size(), 2u);
+  EXPECT_EQ(extras["panels"][1]["name"], "right");
+  ASSERT_EQ(extras["fit_maps"].size(), 2u);
+  EXPECT_EQ(extras["fit_maps"][0]["name"], "strain");
+  EXPECT_EQ(extras["fit_maps"][0]["attribute"], "_STRAIN");
+  EXPECT_NEAR(extras["fit_maps"][1]["max"].get<double>(), maps.distance_m.maxCoeff(), 1e-12);
+  // Assimp reads one mesh per panel, named, with both UV sets.
+  Assimp::Importer importer;
+  const aiScene* scene = importer.ReadFile((dir / "garment.glb").string(), 0);
+  ASSERT_NE(scene, nullptr) << importer.GetErrorString();
+  for (const char* name : {"left", "right"}) {
+    const aiMesh* m = find_mesh(scene, name);
+    ASSERT_NE(m, nullptr) << name;
+    EXPECT_EQ(m->mNumVertices, static_cast<unsigned>(per_panel));
+    EXPECT_TRUE(m->HasTextureCoords(0));
+    EXPECT_TRUE(m->HasTextureCoords(1));
+  }
+  EXPECT_THROW(format_glb(t.cloth, t.cloth.UV, {}, [&] {
+                 GlbOptions bad = o;
+                 bad.extras_json = "[1, 2]";
+                 return bad;
+               }()),
+               InputError);
+  TRYON_EXPECT_VALID_GLTF(dir / "garment.glb");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Glb, SeamLinesAreTheBoundaryEdgesSewnByOneStitch) {
+  const TwoPanels t;
+  const Segments lines = seam_lines(t.cloth.F, t.panels.seam_pairs, t.panels.stitch_of_pair);
+  ASSERT_EQ(lines.rows(), 2 * (TwoPanels::kNy - 1));
+  const int n = TwoPanels::kNx * TwoPanels::kNy;
+  for (Eigen::Index l = 0; l < lines.rows(); ++l) {
+    // Each line joins two vertices of one panel's sewn column, one row apart.
+    const int a = lines(l, 0), b = lines(l, 1);
+    EXPECT_EQ(a < n, b < n);
+    EXPECT_EQ(std::abs(a - b), TwoPanels::kNx);
+    const double x = t.cloth.V(a, 0);
+    EXPECT_NEAR(x, 0.0, 1e-12);
+  }
+  // Pairs of two different stitches at either end of an edge do not make a line.
+  std::vector<int> alternating(TwoPanels::kNy);
+  for (int j = 0; j < TwoPanels::kNy; ++j) alternating[j] = j % 2;
+  EXPECT_EQ(seam_lines(t.cloth.F, t.panels.seam_pairs, alternating).rows(), 0);
+  EXPECT_THROW(seam_lines(t.cloth.F, t.panels.seam_pairs, {0}), InputError);
+}
 
 TEST(Glb, ContainerAndJsonAreWellFormedAndCarryColor0) {
   const Scene s;
@@ -104,6 +229,9 @@ TEST(Glb, ContainerAndJsonAreWellFormedAndCarryColor0) {
   std::memcpy(strain.data(), g.bin.data() + view["byteOffset"].get<std::size_t>(), strain.size() * 4);
   for (std::size_t i = 0; i < strain.size(); ++i) EXPECT_NEAR(strain[i], maps.strain[i], 1e-6);
   EXPECT_EQ(g.doc["materials"][0]["doubleSided"], true);
+  const auto dir = fresh_dir("glb_container");
+  write_file_atomic(dir / "garment.glb", bytes);
+  TRYON_EXPECT_VALID_GLTF(dir / "garment.glb");
 }
 
 TEST(Glb, LoadsInAssimpWithPositionsNormalsUvsAndColours) {
@@ -154,6 +282,7 @@ TEST(Glb, LoadsInAssimpWithPositionsNormalsUvsAndColours) {
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(b->mNumVertices, 8u);
   EXPECT_FALSE(b->HasVertexColors(0));
+  TRYON_EXPECT_VALID_GLTF(dir / "garment.glb");
   std::filesystem::remove_all(dir);
 }
 
@@ -183,6 +312,18 @@ TEST(Glb, RejectsBadInput) {
   TriMesh bad = s.cloth;
   bad.V(0, 0) = std::nan("");
   EXPECT_THROW(format_glb(bad, Points2(), {}), InputError);
+  const TwoPanels t;
+  GlbOptions o;
+  GlbPanels panels = t.panels;
+  o.panels = &panels;
+  panels.panel_of_triangle[0] = 2;  // no such panel
+  EXPECT_THROW(format_glb(t.cloth, t.cloth.UV, {}, o), InputError);
+  panels = t.panels;
+  panels.panel_of_triangle.pop_back();
+  EXPECT_THROW(format_glb(t.cloth, t.cloth.UV, {}, o), InputError);
+  panels = t.panels;
+  panels.names.clear();
+  EXPECT_THROW(format_glb(t.cloth, t.cloth.UV, {}, o), InputError);
 }
 
 TEST(Glb, VertexNormalsAndSrgb) {

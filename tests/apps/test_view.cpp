@@ -1,0 +1,180 @@
+// `tryon view`: the fit viewer in a real browser (headless Chromium driven by playwright-core,
+// web/test_viewer.mjs) on the bundled shirt's drape as one self-contained page and on a batch's
+// output served by `tryon view --port 0`; bad folders refused. Screenshots are kept in
+// BUILD/viewer_screens. Skips with a message when node, the npm packages or Chromium are missing.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gltf_validator.hpp"
+#include "run_tryon.hpp"
+#include "test_data.hpp"
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using tryon::test::quoted;
+using tryon::test::run_shell;
+using tryon::test::run_tryon;
+
+namespace {
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("tryon_view_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+fs::path screens(const std::string& name) { return fs::path(TRYON_BINARY_DIR) / "viewer_screens" / name; }
+
+// Why the browser test cannot run here, or empty when it can.
+std::string browser_missing() {
+  const fs::path web = tryon::test::source_dir() / "web";
+  if (!fs::exists(web / "node_modules" / "playwright-core")) return "web/node_modules not installed (npm ci --prefix web)";
+  if (!fs::exists("/usr/bin/chromium")) return "Debian's chromium is not installed";
+  if (run_shell("node --version >/dev/null 2>&1").status != 0) return "node is not installed";
+  return {};
+}
+
+json browse(const std::string& url, const fs::path& shots) {
+  const std::string cmd = "node " + quoted(tryon::test::source_dir() / "web" / "test_viewer.mjs") + " " + quoted(fs::path(url)) + " " +
+                          quoted(shots) + " 2>&1";
+  const auto r = run_shell(cmd);
+  json out = json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(out.is_discarded()) << r.out;
+  return out.is_discarded() ? json::object() : out;
+}
+
+// What every loaded job must show: no console error, the vertex count, every fit map drawn on
+// a picture that is not blank (garment and body cover part of it in many colours), the value under
+// the cursor named for at least one map.
+void expect_job_shown(const json& job, int vertices, const std::vector<std::string>& maps) {
+  EXPECT_EQ(job["vertices"], vertices) << job.dump(1);
+  std::vector<std::string> shown;
+  bool probed = false;
+  for (const json& shot : job["shots"]) {
+    shown.push_back(shot["map"]);
+    EXPECT_GT(shot["covered"].get<double>(), 0.05) << shot.dump();
+    EXPECT_GT(shot["colours"].get<int>(), 20) << shot.dump();
+    EXPECT_TRUE(fs::exists(shot["file"].get<std::string>()));
+    probed |= shot["probe"].get<std::string>().find("panel ") != std::string::npos;
+    const std::string legend = shot["legend"];
+    if (shot["map"] == "strain") {
+      EXPECT_NE(legend.find("STRAIN"), std::string::npos) << legend;
+    }
+    if (shot["map"] == "panels") {
+      EXPECT_NE(legend.find(job["panels"][0].get<std::string>()), std::string::npos) << legend;
+    }
+  }
+  EXPECT_EQ(shown, maps);
+  EXPECT_TRUE(probed) << job.dump(1);
+  EXPECT_NE(job["report"].get<std::string>().find("status"), std::string::npos);
+}
+
+}  // namespace
+
+TEST(View, TheShirtsDrapeAsOneSelfContainedPageLoadsInHeadlessChromium) {
+  const std::string missing = browser_missing();
+  if (!missing.empty()) GTEST_SKIP() << missing;
+  const fs::path dir = scratch("page");
+  const auto drape = run_tryon("drape " + quoted(tryon::test::assets() / "patterns/shirt_mean_specification.json") +
+                               " --avatar " + quoted(tryon::test::assets() / "bodies/mean_all.obj") + " -o " +
+                               quoted(dir / "shirt") + " --resolution-cm 3 --format glb --with-body --quiet");
+  ASSERT_TRUE(drape.code == 0 || drape.code == 1) << drape.err;
+  TRYON_EXPECT_VALID_GLTF(dir / "shirt" / "garment.glb");
+  const auto view = run_tryon("view " + quoted(dir / "shirt") + " --html " + quoted(dir / "page.html"));
+  ASSERT_EQ(view.code, 0) << view.err;
+  const json out = browse("file://" + (dir / "page.html").string(), screens("shirt"));
+  EXPECT_TRUE(out.value("loaded", false)) << out.dump(1);
+  EXPECT_TRUE(out["errors"].empty()) << out["errors"].dump(1);
+  ASSERT_EQ(out["shots"].size(), 1u) << out.dump(1);
+  std::ifstream in(dir / "shirt" / "report.json");
+  const json report = json::parse(in);
+  expect_job_shown(out["shots"][0], report["mesh"]["vertices"].get<int>(), {"strain", "distance", "panels"});
+  EXPECT_EQ(out["shots"][0]["panels"].size(), 8u);  // the shirt's panels, named
+  fs::remove_all(dir);
+}
+
+TEST(View, ABatchsOutputIsServedOnLoopbackAndBrowsedJobByJob) {
+  const std::string missing = browser_missing();
+  if (!missing.empty()) GTEST_SKIP() << missing;
+  const fs::path dir = scratch("batch");
+  const fs::path skirt = tryon::test::assets() / "patterns/skirt_2_panels.json";
+  const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
+  std::ofstream(dir / "jobs.jsonl")
+      << "{\"name\": \"coarse\", \"pattern\": \"" << skirt.string() << "\", \"avatar\": \"" << body.string()
+      << "\", \"options\": {\"resolution_cm\": 6, \"max_frames\": 20, \"format\": \"glb\"}}\n"
+      << "{\"name\": \"finer\", \"pattern\": \"" << skirt.string() << "\", \"avatar\": \"" << body.string()
+      << "\", \"options\": {\"resolution_cm\": 4, \"max_frames\": 20, \"format\": \"glb\"}}\n";
+  const auto batch = run_tryon("batch " + quoted(dir / "jobs.jsonl") + " -o " + quoted(dir / "out") + " --quiet");
+  ASSERT_TRUE(batch.code == 0 || batch.code == 1) << batch.err;
+  std::vector<int> vertices;
+  for (const char* job : {"coarse", "finer"}) {
+    TRYON_EXPECT_VALID_GLTF(dir / "out" / job / "garment.glb");
+    std::ifstream in(dir / "out" / job / "report.json");
+    vertices.push_back(json::parse(in)["mesh"]["vertices"].get<int>());
+  }
+  EXPECT_LT(vertices[0], vertices[1]);
+
+  // The server, on a free port of 127.0.0.1; its first line names the address.
+  const fs::path log = dir / "server.log";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string cmd = std::string("exec ") + TRYON_BIN + " view " + quoted(dir / "out") + " --port 0 > " + quoted(log) + " 2>&1";
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  std::string url;
+  for (int i = 0; i < 200 && url.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::ifstream in(log);
+    std::string line;
+    std::getline(in, line);
+    const std::size_t at = line.find("http://127.0.0.1:");
+    if (at != std::string::npos && line.find('/', at + 17) != std::string::npos)
+      url = line.substr(at, line.find('/', at + 17) + 1 - at);
+  }
+  json out;
+  if (!url.empty()) {
+    // Only OUTDIR is served: a path out of it is refused.
+    const auto escape = run_shell("curl -s -o /dev/null -w '%{http_code}' " + url + "files/../jobs.jsonl 2>/dev/null");
+    if (escape.status == 0) {
+      EXPECT_NE(escape.out, "200");
+    }
+    out = browse(url, screens("batch"));
+  }
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_FALSE(url.empty()) << "the server did not say where it listens";
+  EXPECT_TRUE(out.value("loaded", false)) << out.dump(1);
+  EXPECT_TRUE(out["errors"].empty()) << out["errors"].dump(1);
+  EXPECT_EQ(out["jobs"], json::array({"coarse", "finer"}));
+  ASSERT_EQ(out["shots"].size(), 2u) << out.dump(1);
+  for (int j = 0; j < 2; ++j) expect_job_shown(out["shots"][j], vertices[j], {"strain", "distance", "panels"});
+  fs::remove_all(dir);
+}
+
+TEST(View, FoldersWithoutAGlbAreRefused) {
+  const fs::path dir = scratch("bad");
+  auto r = run_tryon("view " + quoted(dir / "no_such_folder") + " --html " + quoted(dir / "p.html"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no such folder"), std::string::npos) << r.err;
+  std::ofstream(dir / "garment.obj") << "v 0 0 0\n";
+  r = run_tryon("view " + quoted(dir) + " --html " + quoted(dir / "p.html"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--format glb"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "p.html"));
+  r = run_tryon("view " + quoted(dir) + " --port 70000");
+  EXPECT_EQ(r.code, 2) << r.err;
+  fs::remove_all(dir);
+}
