@@ -177,11 +177,11 @@ void write_placed(const InspectOptions& o, const garments::Pattern& pattern, con
     doc["output"] = o.output;
   }
   if (!o.preview.empty()) {
-    static const outputs::Rgb palette[] = {{214, 96, 77},  {67, 147, 195}, {120, 180, 90},  {240, 180, 60},
-                                           {150, 110, 190}, {80, 190, 180}, {230, 130, 170}, {140, 140, 80}};
+    const std::vector<outputs::Rgb> palette = outputs::panel_colors(static_cast<int>(m.panel_names.size()));
     std::vector<outputs::Rgb> colors;
-    for (int v = 0; v < m.num_vertices(); ++v) colors.push_back(palette[m.panel_of_vertex[v] % 8]);
+    for (int v = 0; v < m.num_vertices(); ++v) colors.push_back(palette[m.panel_of_vertex[v]]);
     outputs::PreviewOptions po;
+    for (std::size_t k = 0; k < palette.size(); ++k) po.key.emplace_back(palette[k], m.panel_names[k]);
     po.title = "PLACED " + pattern.name + (body ? " ON " + body->name : "");
     outputs::write_preview(o.preview, body ? body->mesh : TriMesh{}, TriMesh{m.V, m.F, {}}, colors,
                            outputs::FitMap::none, po);

@@ -6,6 +6,7 @@ find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(PNG REQUIRED)
+find_package(Freetype REQUIRED)  # preview text (outputs/font)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)  # tryon view's local server
 if(TRYON_BUILD_TESTS)

@@ -43,4 +43,21 @@ Rgb color_at(const ColorScale& scale, double value) {
   return c;
 }
 
+std::vector<Rgb> panel_colors(int n) {
+  constexpr double kGolden = 0.618033988749895;
+  constexpr double kSaturation = 0.55, kLightness = 0.6;
+  std::vector<Rgb> out;
+  for (int i = 0; i < n; ++i) {
+    const double h = std::fmod(i * kGolden, 1.0) * 6;  // HSL to RGB
+    const double c = (1 - std::abs(2 * kLightness - 1)) * kSaturation;
+    const double x = c * (1 - std::abs(std::fmod(h, 2.0) - 1));
+    const double m = kLightness - c / 2;
+    const int sector = static_cast<int>(h);
+    const double r[6] = {c, x, 0, 0, x, c}, g[6] = {x, c, c, x, 0, 0}, b[6] = {0, 0, x, c, c, x};
+    auto byte = [&](double v) { return static_cast<unsigned char>(std::lround(255 * (v + m))); };
+    out.push_back({byte(r[sector]), byte(g[sector]), byte(b[sector])});
+  }
+  return out;
+}
+
 }  // namespace tryon::outputs

@@ -41,4 +41,8 @@ const ColorScale& distance_scale();
 /// rounded to the nearest integer.
 Rgb color_at(const ColorScale& scale, double value);
 
+/// `n` colours for panels, told apart by hue: hues a golden angle apart [Ankerl 2009, "How to
+/// generate random colors programmatically"], saturation and lightness fixed (HSL 0.55, 0.6).
+std::vector<Rgb> panel_colors(int n);
+
 }  // namespace tryon::outputs

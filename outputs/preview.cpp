@@ -13,7 +13,8 @@ namespace {
 const Rgb kInk{40, 40, 45};
 const Rgb kBackground{245, 245, 242};
 constexpr int kHeaderHeight = 60;
-constexpr int kLegendHeight = 132;
+constexpr int kLegendHeight = 150;
+constexpr int kKeyRow = 40;  // height of one row of swatches
 
 std::string format_tick(double v) {
   char buf[32];
@@ -54,28 +55,56 @@ void draw_color_bar(Image& img, int y0, const ColorScale& scale) {
     draw_text(img, x0 + bar_w + 14, by + (bar_h - text_height(2)) / 2, scale.high_label, kInk, 2);
 }
 
-// Swatches for a picture without a fit map: what each colour is.
-void draw_swatches(Image& img, int y0, const PreviewOptions& o, bool has_body, bool per_vertex) {
-  struct Item {
-    Rgb color;
-    std::string label;
-  };
-  std::vector<Item> items;
-  if (!per_vertex)
-    items.push_back({o.fabric_color, "GARMENT"});
-  else
-    items.push_back({{128, 128, 128}, "GARMENT: OWN COLOURS"});
-  if (has_body) items.push_back({o.body_color, "BODY"});
-  int total = 0;
-  for (const Item& it : items) total += 40 + text_width(it.label, 3) + 50;
-  int x = (img.width - total) / 2;
-  for (const Item& it : items) {
-    if (!per_vertex || it.label == "BODY") {
-      img.fill_rect(x - 1, y0 + 9, 32, 32, kInk);
-      img.fill_rect(x, y0 + 10, 30, 30, it.color);
+struct Swatch {
+  Rgb color;
+  std::string label;
+  bool drawn;  // false: the label alone (colours that vary per vertex)
+};
+
+// What each colour is, for a picture without a fit map: the key, else the fabric's colour (or
+// a note that the garment has its own colours) and the body's.
+std::vector<Swatch> swatches(const PreviewOptions& o, bool has_body, bool per_vertex) {
+  std::vector<Swatch> items;
+  for (const auto& [color, label] : o.key) items.push_back({color, label, true});
+  if (o.key.empty()) items.push_back({per_vertex ? Rgb{128, 128, 128} : o.fabric_color,
+                                      per_vertex ? "GARMENT: OWN COLOURS" : "GARMENT", !per_vertex});
+  if (has_body) items.push_back({o.body_color, "BODY", true});
+  return items;
+}
+
+int swatch_width(const Swatch& s, int text_scale) { return 40 + text_width(s.label, text_scale) + 36; }
+
+// The swatches in rows no wider than the picture: the first index of each row.
+std::vector<std::size_t> swatch_rows(const std::vector<Swatch>& items, int width, int text_scale) {
+  std::vector<std::size_t> starts{0};
+  int x = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const int w = swatch_width(items[i], text_scale);
+    if (x > 0 && x + w > width - 40) {
+      starts.push_back(i);
+      x = 0;
     }
-    draw_text(img, x + 40, y0 + 15, it.label, kInk, 3);
-    x += 40 + text_width(it.label, 3) + 50;
+    x += w;
+  }
+  return starts;
+}
+
+void draw_swatches(Image& img, int y0, const std::vector<Swatch>& items, int text_scale) {
+  const std::vector<std::size_t> starts = swatch_rows(items, img.width, text_scale);
+  for (std::size_t r = 0; r < starts.size(); ++r) {
+    const std::size_t end = r + 1 < starts.size() ? starts[r + 1] : items.size();
+    int total = 0;
+    for (std::size_t i = starts[r]; i < end; ++i) total += swatch_width(items[i], text_scale);
+    int x = (img.width - total) / 2;
+    const int y = y0 + static_cast<int>(r) * kKeyRow;
+    for (std::size_t i = starts[r]; i < end; ++i) {
+      if (items[i].drawn) {
+        img.fill_rect(x - 1, y + 1, 28, 28, kInk);
+        img.fill_rect(x, y + 2, 26, 26, items[i].color);
+      }
+      draw_text(img, x + 36, y + (30 - text_height(text_scale)) / 2, items[i].label, kInk, text_scale);
+      x += swatch_width(items[i], text_scale);
+    }
   }
 }
 
@@ -93,7 +122,9 @@ std::string legend_range_note(const FitMaps& maps, FitMap map) {
   // the largest edge's (the bundled hoody: vertices up to +3.8 %, an edge +14.3 %).
   std::snprintf(buf, sizeof buf, "%s %+.1f %s TO %+.1f %s", strain ? "STRAIN AT VERTICES" : "DISTANCE", f * r.min,
                 unit, f * r.max, unit);
-  return std::string(buf);
+  const ColorScale& scale = fit_map_scale(map);
+  const bool beyond = r.min < scale.stops.front().value || r.max > scale.stops.back().value;
+  return std::string(buf) + (beyond ? " (BEYOND THE SCALE'S ENDS: SHOWN IN THEIR COLOURS)" : "");
 }
 
 Image downsample(const Image& image, int factor) {
@@ -133,7 +164,10 @@ Image render_preview(const TriMesh& body, const TriMesh& garment, const std::vec
     draw.push_back(DrawMesh{&garment.V, &garment.F, garment_colors, o.fabric_color, true});
   const Image views = downsample(render_views(draw, view_width * o.supersample), o.supersample);
 
-  Image img(o.width, kHeaderHeight + views.height + kLegendHeight, kBackground);
+  const std::vector<Swatch> items = swatches(o, body.num_triangles() > 0, !garment_colors.empty());
+  const int key_rows = static_cast<int>(swatch_rows(items, o.width, 2).size());
+  const int legend_height = map == FitMap::none ? std::max(kLegendHeight, 40 + key_rows * kKeyRow) : kLegendHeight;
+  Image img(o.width, kHeaderHeight + views.height + legend_height, kBackground);
   img.blit(views, 0, kHeaderHeight);
   static const char* names[] = {"FRONT", "SIDE", "BACK"};
   for (int v = 0; v < 3; ++v)
@@ -143,7 +177,7 @@ Image render_preview(const TriMesh& body, const TriMesh& garment, const std::vec
   const int legend_y = kHeaderHeight + views.height;
   img.fill_rect(0, legend_y, img.width, 1, {200, 200, 200});
   if (map == FitMap::none)
-    draw_swatches(img, legend_y + 14, o, body.num_triangles() > 0, !garment_colors.empty());
+    draw_swatches(img, legend_y + 14, items, 2);
   else
     draw_color_bar(img, legend_y + 12, fit_map_scale(map));
   if (!o.legend_note.empty())

@@ -107,15 +107,17 @@ Image render_views(const std::vector<DrawMesh>& meshes, int view_width) {
       const Points3& V = *m.V;
       const Triangles& F = *m.F;
       const Points3 N = triangle_normals(V, F);
+      const Points3 vertex_n = vertex_normals(V, F);  // smooth (Gouraud) shading
       for (Eigen::Index f = 0; f < F.rows(); ++f) {
         std::array<Vec3, 3> p, c;
-        Vec3 n = view.R * N.row(f).transpose();
+        const Vec3 n = view.R * N.row(f).transpose();
         if (!m.two_sided && n.z() < 0) continue;
-        const double shade = 0.35 + 0.65 * std::abs(n.dot(light));
         for (int k = 0; k < 3; ++k) {
           const Vec3 q = view.R * (V.row(F(f, k)).transpose() - centre);
           p[k] = Vec3(view.x0 + view_width / 2.0 + scale * q.x(), height / 2.0 - scale * q.y(), q.z());
           const Rgb& rgb = m.vertex_colors.empty() ? m.color : m.vertex_colors[F(f, k)];
+          const Vec3 nk = view.R * vertex_n.row(F(f, k)).transpose();
+          const double shade = 0.35 + 0.65 * std::abs(nk.dot(light));  // two-sided Lambert
           c[k] = Vec3(rgb[0], rgb[1], rgb[2]) * shade;
         }
         raster_triangle(img, zbuf, p, c, view.x0, view.x0 + view_width - 1);

@@ -1,6 +1,6 @@
 #pragma once
 // A compact headless software rasteriser for preview pictures: orthographic views, a
-// z-buffer and Lambert shading. No display, no GPU.
+// z-buffer and Lambert shading of vertex normals (Gouraud). No display, no GPU.
 #include <array>
 #include <filesystem>
 #include <vector>

@@ -8,6 +8,7 @@ packages=(build-essential cmake libeigen3-dev libassimp-dev libspdlog-dev nlohma
           pybind11-dev python3-pybind11 python3-dev python3-numpy python3-pytest python3-distributed
           python3-pip python3-venv python3-setuptools python3-wheel  # pip install . (pyproject.toml)
           clang-14 libclang-rt-14-dev libomp-14-dev  # clang: the libFuzzer targets (scripts/fuzz.sh)
+          libfreetype-dev fonts-dejavu-core  # preview text
           libcpp-httplib-dev chromium)  # tryon view's server; the viewer's browser test
 command -v npm > /dev/null || packages+=(nodejs npm)  # the viewer's three.js, the glTF validator
 missing=()

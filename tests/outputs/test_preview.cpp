@@ -65,10 +65,11 @@ TEST(Preview, WritesAPngThatShowsTheGarmentFromTheFrontOnly) {
   EXPECT_GT(img.height, img.width / 3);
 
   // Not blank or uniform: the most common colour (the background) covers under 80 % of the
-  // picture, and at least three colours cover 1 % or more each.
+  // picture, and at least three colours cover 1 % or more each (colours 16 levels apart per
+  // channel counted as one: smooth shading grades each face).
   std::map<int, int> histogram;
   for (std::size_t i = 0; i < img.rgb.size(); i += 3)
-    ++histogram[img.rgb[i] << 16 | img.rgb[i + 1] << 8 | img.rgb[i + 2]];
+    ++histogram[(img.rgb[i] >> 4) << 8 | (img.rgb[i + 1] >> 4) << 4 | (img.rgb[i + 2] >> 4)];
   const double pixels = static_cast<double>(img.width) * img.height;
   int largest = 0, common = 0;
   for (const auto& [colour, n] : histogram) {
@@ -80,7 +81,7 @@ TEST(Preview, WritesAPngThatShowsTheGarmentFromTheFrontOnly) {
 
   // The garment covers a good part of the front view (its projected area is (0.3·0.4) / (0.4·0.7)
   // = 43 % of the box's), and is hidden in the back view.
-  const int vw = img.width / 3, views_bottom = img.height - 132;  // the legend band is below
+  const int vw = img.width / 3, views_bottom = img.height - 150;  // the legend band is below
   const int front = count_shades(img, 0, vw, 0, views_bottom, o.fabric_color);
   const int back = count_shades(img, 2 * vw, 3 * vw, 0, views_bottom, o.fabric_color);
   const int body_front = count_shades(img, 0, vw, 0, views_bottom, o.body_color);
@@ -103,11 +104,11 @@ TEST(Preview, FitMapColoursTheGarmentAndDrawsTheLegend) {
   const Image img = render_preview(s.body, s.apron, fit_map_colors(maps, FitMap::strain), FitMap::strain);
   const int vw = img.width / 3;
   const Rgb expected = color_at(strain_scale(), 0.08);
-  EXPECT_GT(count_shades(img, 0, vw, 0, img.height - 132, expected), 10000);
+  EXPECT_GT(count_shades(img, 0, vw, 0, img.height - 150, expected), 10000);
 
   // The colour bar shows both end colours of the scale, unshaded (within the last sample step),
   // below the views.
-  const int legend_top = img.height - 132;
+  const int legend_top = img.height - 150;
   const Rgb blue = strain_scale().stops.front().color, red = strain_scale().stops.back().color;
   EXPECT_GT(count_near(img, legend_top, img.height, blue, 2), 20);
   EXPECT_GT(count_near(img, legend_top, img.height, red, 2), 20);
@@ -134,7 +135,7 @@ TEST(Preview, IsDeterministicAndChecksItsInput) {
   EXPECT_THROW(render_preview(TriMesh{}, TriMesh{}, {}, FitMap::none), InputError);
   // No body: the garment alone still renders.
   const Image alone = render_preview(TriMesh{}, s.apron, {}, FitMap::none);
-  EXPECT_GT(count_shades(alone, 0, alone.width / 3, 0, alone.height - 132, PreviewOptions{}.fabric_color),
+  EXPECT_GT(count_shades(alone, 0, alone.width / 3, 0, alone.height - 150, PreviewOptions{}.fabric_color),
             10000);
 }
 
@@ -145,9 +146,36 @@ TEST(Preview, LegendRangeNoteUsesTheDisplayUnit) {
   maps.distance_m.resize(2);
   maps.distance_m << 0.055, 0.2408;
   EXPECT_EQ(legend_range_note(maps, FitMap::strain), "STRAIN AT VERTICES -0.3 % TO +4.3 %");
-  EXPECT_EQ(legend_range_note(maps, FitMap::distance), "DISTANCE +5.5 CM TO +24.1 CM");
+  // Beyond the distance scale's +5 cm end: said, as those vertices take its end colour.
+  EXPECT_EQ(legend_range_note(maps, FitMap::distance),
+            "DISTANCE +5.5 CM TO +24.1 CM (BEYOND THE SCALE'S ENDS: SHOWN IN THEIR COLOURS)");
+  maps.strain(0) = -0.06;
+  EXPECT_NE(legend_range_note(maps, FitMap::strain).find("BEYOND THE SCALE"), std::string::npos);
   EXPECT_EQ(legend_range_note(maps, FitMap::none), "");
   EXPECT_EQ(legend_range_note(FitMaps{}, FitMap::distance), "");
+}
+
+TEST(Preview, AKeyNamesEachColourInAsManyRowsAsItNeeds) {
+  const Scene s;
+  const int panels = 30;
+  const std::vector<Rgb> colors = panel_colors(panels);
+  // Distinct colours, far enough apart to tell by eye from their neighbours in the list.
+  for (int i = 0; i < panels; ++i)
+    for (int j = i + 1; j < panels; ++j) EXPECT_NE(colors[i], colors[j]) << i << " " << j;
+  for (int i = 0; i + 1 < panels; ++i) {
+    int d = 0;
+    for (int k = 0; k < 3; ++k) d += std::abs(colors[i][k] - colors[i + 1][k]);
+    EXPECT_GT(d, 60) << i;
+  }
+  PreviewOptions few, many;
+  for (int i = 0; i < 2; ++i) few.key.emplace_back(colors[i], "panel_" + std::to_string(i));
+  for (int i = 0; i < panels; ++i) many.key.emplace_back(colors[i], "a_long_panel_name_" + std::to_string(i));
+  const Image a = render_preview(s.body, s.apron, {}, FitMap::none, few);
+  const Image b = render_preview(s.body, s.apron, {}, FitMap::none, many);
+  EXPECT_GT(b.height, a.height);  // more rows of swatches
+  // Every key colour has its swatch (26 × 26 pixels) in the legend band.
+  const int views_bottom = b.height - (b.height - a.height) - 150;
+  for (int i = 0; i < panels; ++i) EXPECT_GE(count_near(b, views_bottom, b.height, colors[i]), 26 * 26) << i;
 }
 
 TEST(Preview, DownsampleAveragesBlocks) {
