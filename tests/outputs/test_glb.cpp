@@ -7,7 +7,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <map>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
@@ -167,6 +170,48 @@ TEST(Glb, PanelsAreNamedMeshesUnderTheGarmentWithSeamLinesAtlasUvsAndTheReport) 
                }()),
                InputError);
   TRYON_EXPECT_VALID_GLTF(dir / "garment.glb");
+  std::filesystem::remove_all(dir);
+}
+
+// Blender's glTF importer, headless: one object per panel, parented to "garment", with both UV
+// sets and the panel extras as custom properties. Skips without Blender (Debian: blender).
+TEST(Glb, ImportsInBlenderWithOneObjectPerPanelAndBothUvSets) {
+  if (std::system("blender --version > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "Blender is not installed (apt-get install blender): the import is not checked";
+  const TwoPanels t;
+  GlbOptions o;
+  o.panels = &t.panels;
+  const auto dir = fresh_dir("glb_blender");
+  write_glb(dir / "garment.glb", t.cloth, t.cloth.UV, {}, o);
+  const std::string script = (tryon::test::source_dir() / "tests/outputs/blender_import_glb.py").string();
+  const std::string cmd = "blender -b --factory-startup -t 1 --python '" + script + "' -- '" +
+                          (dir / "garment.glb").string() + "' 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::map<std::string, json> objects;
+  std::string all;
+  char line[8192];
+  while (std::fgets(line, sizeof line, p)) {
+    all += line;
+    const std::string s(line);
+    if (s.rfind("BLENDER ", 0) == 0) {
+      const json o = json::parse(s.substr(8));
+      objects[o["name"].get<std::string>()] = o;
+    }
+  }
+  ::pclose(p);
+  ASSERT_TRUE(objects.count("left") && objects.count("right") && objects.count("seams")) << all;
+  const int per_panel = TwoPanels::kNx * TwoPanels::kNy;
+  for (const char* name : {"left", "right"}) {
+    const json& ob = objects[name];
+    EXPECT_EQ(ob["parent"], "garment") << ob.dump();
+    EXPECT_EQ(ob["vertices"], per_panel) << ob.dump();
+    EXPECT_EQ(ob["polygons"], 2 * (TwoPanels::kNx - 1) * (TwoPanels::kNy - 1)) << ob.dump();
+    EXPECT_EQ(ob["uv_layers"].size(), 2u) << ob.dump();
+    EXPECT_EQ(ob["properties"].value("panel", ""), name) << ob.dump();
+  }
+  EXPECT_EQ(objects["seams"]["polygons"], 0);  // lines only
+  EXPECT_EQ(objects["seams"]["edges"], 2 * (TwoPanels::kNy - 1));
   std::filesystem::remove_all(dir);
 }
 
