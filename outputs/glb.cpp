@@ -34,10 +34,11 @@ class GltfBuffers {
   std::string bin;
 
   /// Appends `count` elements of `type` ("SCALAR", "VEC2", "VEC3") of 32-bit floats; returns the accessor
-  /// index.
-  int add_floats(const std::vector<float>& data, int count, const char* type, bool with_bounds = false) {
+  /// index. Vertex data has the bufferView target ARRAY_BUFFER; other data (animation) none.
+  int add_floats(const std::vector<float>& data, int count, const char* type, bool with_bounds = false,
+                 bool vertex_data = true) {
     const int comps = static_cast<int>(data.size()) / std::max(count, 1);
-    json acc = {{"bufferView", add_view(data.data(), data.size() * sizeof(float), kArrayBuffer)},
+    json acc = {{"bufferView", add_view(data.data(), data.size() * sizeof(float), vertex_data ? kArrayBuffer : 0)},
                 {"componentType", kFloat},
                 {"count", count},
                 {"type", type}};
@@ -68,7 +69,9 @@ class GltfBuffers {
     bin.resize((bin.size() + 3) / 4 * 4, '\0');  // every view starts 4-byte aligned
     const std::size_t offset = bin.size();
     bin.append(static_cast<const char*>(data), bytes);
-    views.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", bytes}, {"target", target}});
+    json view = {{"buffer", 0}, {"byteOffset", offset}, {"byteLength", bytes}};
+    if (target != 0) view["target"] = target;
+    views.push_back(std::move(view));
     return static_cast<int>(views.size()) - 1;
   }
 };
@@ -178,19 +181,32 @@ std::vector<Stream> garment_streams(const TriMesh& garment, ConstRef<Points2> uv
   return s;
 }
 
+// Morph-target displacements of every garment vertex, one |V|×3 array per frame.
+using Deltas = std::vector<std::vector<float>>;
+
+std::vector<float> slice(const std::vector<float>& data, int comps, const std::vector<int>& vertices) {
+  std::vector<float> out(vertices.size() * static_cast<std::size_t>(comps));
+  for (std::size_t j = 0; j < vertices.size(); ++j)
+    for (int k = 0; k < comps; ++k) out[j * comps + k] = data[vertices[j] * comps + k];
+  return out;
+}
+
 // A primitive over the vertices `vertices` (global indices) of the streams, with `indices`
-// numbering those vertices locally.
+// numbering those vertices locally, and a morph target per entry of `deltas` when given.
 json primitive(GltfBuffers& buf, const std::vector<Stream>& streams, const std::vector<int>& vertices,
-               const std::vector<std::uint32_t>& indices, int material_index, int mode) {
+               const std::vector<std::uint32_t>& indices, int material_index, int mode, const Deltas* deltas = nullptr) {
   const int count = static_cast<int>(vertices.size());
   json attributes = json::object();
-  for (const Stream& s : streams) {
-    std::vector<float> slice(static_cast<std::size_t>(count) * s.comps);
-    for (int j = 0; j < count; ++j)
-      for (int k = 0; k < s.comps; ++k) slice[j * s.comps + k] = s.data[vertices[j] * s.comps + k];
-    attributes[s.name] = buf.add_floats(slice, count, s.type, s.name == "POSITION");
+  for (const Stream& s : streams)
+    attributes[s.name] = buf.add_floats(slice(s.data, s.comps, vertices), count, s.type, s.name == "POSITION");
+  json prim = {{"attributes", attributes}, {"indices", buf.add_indices(indices)}, {"material", material_index}, {"mode", mode}};
+  if (deltas) {
+    json targets = json::array();
+    for (const std::vector<float>& d : *deltas)  // min and max: required for a target's POSITION
+      targets.push_back({{"POSITION", buf.add_floats(slice(d, 3, vertices), count, "VEC3", true)}});
+    prim["targets"] = targets;
   }
-  return {{"attributes", attributes}, {"indices", buf.add_indices(indices)}, {"material", material_index}, {"mode", mode}};
+  return prim;
 }
 
 // The part of a mesh made of the elements (rows of E) selected by `keep`: its vertices in
@@ -231,31 +247,47 @@ struct Scene {
     nodes.push_back(std::move(node));
     return static_cast<int>(nodes.size()) - 1;
   }
+  std::vector<int> animated;  // nodes whose mesh has morph targets
   int add_mesh(const std::string& name, json prim) {
-    meshes.push_back({{"name", name}, {"primitives", json::array({std::move(prim)})}});
+    json mesh = {{"name", name}};
+    if (prim.contains("targets")) {
+      const std::size_t n = prim["targets"].size();
+      mesh["weights"] = std::vector<double>(n, 0.0);
+      json names = json::array();
+      for (std::size_t k = 0; k < n; ++k) names.push_back("frame_" + std::to_string(k));
+      mesh["extras"] = {{"targetNames", names}};
+    }
+    mesh["primitives"] = json::array({std::move(prim)});
+    meshes.push_back(std::move(mesh));
     return static_cast<int>(meshes.size()) - 1;
+  }
+  int add_node(json node, bool is_animated) {
+    const int n = add_node(std::move(node));
+    if (is_animated) animated.push_back(n);
+    return n;
   }
 };
 
 // Node "garment" with one child per panel and the seam lines (materials 0 fabric, `seam_material`).
 void add_panels(Scene& scene, GltfBuffers& buf, const TriMesh& garment, const std::vector<Stream>& streams,
-                const GlbPanels& p, int seam_material) {
+                const GlbPanels& p, int seam_material, const Deltas* deltas) {
   json children = json::array();
   for (int k = 0; k < static_cast<int>(p.names.size()); ++k) {
     const auto [vertices, indices] =
         part(garment.F, garment.num_vertices(), [&](Eigen::Index f) { return p.panel_of_triangle[f] == k; });
     if (vertices.empty()) continue;  // a panel without triangles has no mesh
-    const int mesh = scene.add_mesh(p.names[k], primitive(buf, streams, vertices, indices, 0, kTriangles));
+    const int mesh = scene.add_mesh(p.names[k], primitive(buf, streams, vertices, indices, 0, kTriangles, deltas));
     json extras = {{"panel", p.names[k]}};
     if (!p.labels.empty() && !p.labels[k].empty()) extras["label"] = p.labels[k];
-    children.push_back(scene.add_node({{"name", p.names[k]}, {"mesh", mesh}, {"extras", extras}}));
+    children.push_back(scene.add_node({{"name", p.names[k]}, {"mesh", mesh}, {"extras", extras}}, deltas != nullptr));
   }
   const Segments lines = seam_lines(garment.F, p.seam_pairs, p.stitch_of_pair);
   if (lines.rows() > 0) {
     const auto [vertices, indices] = part(lines, garment.num_vertices(), [](Eigen::Index) { return true; });
     const std::vector<Stream> positions(streams.begin(), streams.begin() + 1);
-    const int mesh = scene.add_mesh("seams", primitive(buf, positions, vertices, indices, seam_material, kLines));
-    children.push_back(scene.add_node({{"name", "seams"}, {"mesh", mesh}}));
+    const int mesh =
+        scene.add_mesh("seams", primitive(buf, positions, vertices, indices, seam_material, kLines, deltas));
+    children.push_back(scene.add_node({{"name", "seams"}, {"mesh", mesh}}, deltas != nullptr));
   }
   scene.roots.push_back(scene.add_node({{"name", "garment"}, {"children", children}}));
 }
@@ -335,6 +367,38 @@ std::vector<std::uint32_t> all_indices(ConstRef<Triangles> F) {
   return idx;
 }
 
+Deltas motion_deltas(const TriMesh& garment, const GlbMotion& m) {
+  if (m.frames.empty()) throw InputError("GLB export: the motion has no frames");
+  if (!(m.fps > 0 && std::isfinite(m.fps))) throw InputError("GLB export: the motion's fps must be above 0");
+  Deltas out;
+  for (std::size_t k = 0; k < m.frames.size(); ++k) {
+    const Points3& f = m.frames[k];
+    if (f.rows() != garment.num_vertices() || !f.allFinite())
+      throw InputError("GLB export: motion frame " + std::to_string(k) + " has " + std::to_string(f.rows()) +
+                       " positions for " + std::to_string(garment.num_vertices()) + " vertices, or non-finite ones");
+    out.push_back(to_floats(f - garment.V));
+  }
+  return out;
+}
+
+// The animation "motion": at frame k's time, weight 1 on target k of every animated mesh.
+json motion_animation(GltfBuffers& buf, const Scene& scene, const GlbMotion& m) {
+  const int n = static_cast<int>(m.frames.size());
+  std::vector<float> times(n), weights(static_cast<std::size_t>(n) * n, 0.0f);
+  for (int k = 0; k < n; ++k) {
+    times[k] = static_cast<float>(k / m.fps);
+    weights[static_cast<std::size_t>(k) * n + k] = 1.0f;
+  }
+  const int input = buf.add_floats(times, n, "SCALAR", true, false);  // min and max: required for input
+  const int output = buf.add_floats(weights, n * n, "SCALAR", false, false);
+  json samplers = json::array(), channels = json::array();
+  for (const int node : scene.animated) {
+    channels.push_back({{"sampler", samplers.size()}, {"target", {{"node", node}, {"path", "weights"}}}});
+    samplers.push_back({{"input", input}, {"output", output}, {"interpolation", "LINEAR"}});
+  }
+  return {{"name", "motion"}, {"samplers", samplers}, {"channels", channels}};
+}
+
 }  // namespace
 
 double srgb_to_linear(unsigned char c) {
@@ -379,17 +443,19 @@ std::string format_glb(const TriMesh& garment, ConstRef<Points2> uv, const std::
                        const GlbOptions& o) {
   check_garment_inputs(garment, uv, colors, o);
   const std::vector<Stream> streams = garment_streams(garment, uv, colors, o);
+  const Deltas deltas = o.motion ? motion_deltas(garment, *o.motion) : Deltas{};
+  const Deltas* moving = o.motion ? &deltas : nullptr;
   GltfBuffers buf;
   Scene scene;
   json materials = json::array();
   materials.push_back(material("fabric", colors.empty() ? o.fabric_color : Rgb{255, 255, 255}, true));
   if (o.panels) {
     materials.push_back(material("seam", o.seam_color, false));
-    add_panels(scene, buf, garment, streams, *o.panels, 1);
+    add_panels(scene, buf, garment, streams, *o.panels, 1, moving);
   } else {
-    const int mesh = scene.add_mesh(
-        "garment", primitive(buf, streams, all_vertices(garment.num_vertices()), all_indices(garment.F), 0, kTriangles));
-    scene.roots.push_back(scene.add_node({{"name", "garment"}, {"mesh", mesh}}));
+    const int mesh = scene.add_mesh("garment", primitive(buf, streams, all_vertices(garment.num_vertices()),
+                                                         all_indices(garment.F), 0, kTriangles, moving));
+    scene.roots.push_back(scene.add_node({{"name", "garment"}, {"mesh", mesh}}, moving != nullptr));
   }
   if (o.body) {
     materials.push_back(material("body", o.body_color, false));
@@ -400,8 +466,10 @@ std::string format_glb(const TriMesh& garment, ConstRef<Points2> uv, const std::
                                                       kTriangles));
     scene.roots.push_back(scene.add_node({{"name", "body"}, {"mesh", mesh}}));
   }
+  json animations = json::array();
+  if (o.motion) animations.push_back(motion_animation(buf, scene, *o.motion));
   buf.bin.resize((buf.bin.size() + 3) / 4 * 4, '\0');
-  const json doc = {{"asset", {{"version", "2.0"}, {"generator", "tryon outputs"}}},
+  json doc = {{"asset", {{"version", "2.0"}, {"generator", "tryon outputs"}}},
                     {"scene", 0},
                     {"scenes", json::array({{{"nodes", scene.roots}, {"extras", scene_extras(o)}}})},
                     {"nodes", scene.nodes},
@@ -410,6 +478,7 @@ std::string format_glb(const TriMesh& garment, ConstRef<Points2> uv, const std::
                     {"accessors", buf.accessors},
                     {"bufferViews", buf.views},
                     {"buffers", json::array({{{"byteLength", buf.bin.size()}}})}};
+  if (!animations.empty()) doc["animations"] = animations;
   return container(doc, std::move(buf.bin));
 }
 

@@ -22,11 +22,21 @@ struct GlbPanels {
   std::vector<int> stitch_of_pair;     ///< |S| stitch of each pair
 };
 
+/// The garment's motion: its positions at frames 1/fps apart (each |V|×3, the garment's vertex
+/// order). Written as one morph target per frame (POSITION displacements from the garment's
+/// positions) on every garment mesh, seams included, and one animation, "motion", of their
+/// weights: at frame k's time target k has weight 1, linearly blended between frames.
+struct GlbMotion {
+  std::vector<Points3> frames;
+  double fps = 30;
+};
+
 struct GlbOptions {
   const TriMesh* body = nullptr;      ///< optional mesh "body" (positions, normals, grey material)
   const FitMaps* fit_maps = nullptr;  ///< optional: written as the custom SCALAR float attributes
                                       ///< _STRAIN (fraction) and _DISTANCE_M (metres) of the garment
   const GlbPanels* panels = nullptr;  ///< optional: one mesh per panel, seam lines, TEXCOORD_1
+  const GlbMotion* motion = nullptr;  ///< optional: the garment's motion as morph targets
   std::string extras_json;            ///< optional JSON object stored as the scene's extras.tryon
   Rgb fabric_color{70, 120, 190};     ///< garment base colour when `colors` is empty (white otherwise,
                                       ///< so that COLOR_0 shows unaltered)
@@ -50,7 +60,8 @@ struct GlbOptions {
 /// @param[in] uv       |V|×2 2D panel coordinates, or 0 rows for none
 /// @param[in] colors   |V| vertex colours (e.g. fit_map_colors), or empty for none
 /// Throws InputError on mismatched sizes, non-finite values, an empty garment or an empty panel
-/// list, and on extras_json that is not a JSON object.
+/// list, a motion without frames, with frames of another size or an fps not above 0, and on
+/// extras_json that is not a JSON object.
 std::string format_glb(const TriMesh& garment, ConstRef<Points2> uv, const std::vector<Rgb>& colors,
                        const GlbOptions& options = {});
 

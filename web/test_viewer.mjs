@@ -13,6 +13,22 @@ if (!url || !shotdir) {
 }
 fs.mkdirSync(shotdir, {recursive: true});
 
+// A fingerprint of the canvas (a 160-pixel-wide copy's pixels, summed with weights).
+async function fingerprint(page) {
+  return page.evaluate(() => {
+    const src = document.querySelector('#view canvas');
+    const c = document.createElement('canvas');
+    c.width = 160;
+    c.height = Math.max(1, Math.round(160 * src.height / src.width));
+    const ctx = c.getContext('2d');
+    ctx.drawImage(src, 0, 0, c.width, c.height);
+    const px = ctx.getImageData(0, 0, c.width, c.height).data;
+    let h = 0;
+    for (let i = 0; i < px.length; ++i) h = (h * 31 + px[i]) >>> 0;
+    return h;
+  });
+}
+
 // Share of canvas pixels that differ from the background colour, and distinct colours seen.
 async function coverage(page) {
   return page.evaluate(() => {
@@ -53,11 +69,19 @@ try {
     }
     const job = await page.evaluate(() => ({
       name: window.tryonViewer.job.name,
+      animations: window.tryonViewer.animations,
       vertices: window.tryonViewer.vertexCount,
       panels: window.tryonViewer.panels,
       maps: [...document.querySelectorAll('#maps button')].map((b) => b.dataset.map),
       report: document.querySelector('#report').innerText,
     }));
+    if (job.animations > 0) {  // playing: the picture changes from one moment to the next
+      const a = await fingerprint(page);
+      await page.waitForTimeout(250);
+      const b = await fingerprint(page);
+      await page.waitForTimeout(250);
+      job.moving = a !== b || b !== await fingerprint(page);
+    }
     job.shots = [];
     for (const map of job.maps) {
       await page.click(`#maps button[data-map="${map}"]`);

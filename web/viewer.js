@@ -178,6 +178,7 @@ async function loadJob(job) {
   state.vertexCount = panels.reduce((s, m) => s + m.geometry.attributes.position.count, 0);
   seams.forEach((s) => { s.material = new THREE.LineBasicMaterial({color: 0x111111}); s.renderOrder = 1; });
   mixer = null;
+  state.animations = gltf.animations.length;
   if (gltf.animations.length) {
     mixer = new THREE.AnimationMixer(root);
     gltf.animations.forEach((clip) => mixer.clipAction(clip).play());

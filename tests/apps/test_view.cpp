@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -14,7 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/trimesh.hpp"
 #include "gltf_validator.hpp"
+#include "outputs/glb.hpp"
 #include "run_tryon.hpp"
 #include "test_data.hpp"
 
@@ -23,6 +26,8 @@ using json = nlohmann::json;
 using tryon::test::quoted;
 using tryon::test::run_shell;
 using tryon::test::run_tryon;
+using tryon::Points3;
+using tryon::TriMesh;
 
 namespace {
 
@@ -161,6 +166,65 @@ TEST(View, ABatchsOutputIsServedOnLoopbackAndBrowsedJobByJob) {
   EXPECT_EQ(out["jobs"], json::array({"coarse", "finer"}));
   ASSERT_EQ(out["shots"].size(), 2u) << out.dump(1);
   for (int j = 0; j < 2; ++j) expect_job_shown(out["shots"][j], vertices[j], {"strain", "distance", "panels"});
+  fs::remove_all(dir);
+}
+
+// A GLB with a motion (morph targets and their animation, outputs::GlbMotion) plays in the page:
+// the picture changes while nothing else happens.
+TEST(View, AGarmentsMotionPlays) {
+  const std::string missing = browser_missing();
+  if (!missing.empty()) GTEST_SKIP() << missing;
+  const fs::path dir = scratch("motion");
+  // A 40 × 60 cm cloth of two panels sewn down the middle, swinging 10 cm back and forth.
+  TriMesh cloth;
+  tryon::outputs::GlbPanels panels;
+  const int nx = 5, ny = 7;
+  cloth.V.resize(2 * nx * ny, 3);
+  cloth.UV.resize(2 * nx * ny, 2);
+  for (int p = 0; p < 2; ++p)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const int v = p * nx * ny + j * nx + i;
+        cloth.UV.row(v) << 0.05 * i, 0.1 * j;
+        cloth.V.row(v) << -0.2 + 0.2 * p + 0.05 * i, 0.8 + 0.1 * j, 0.0;
+      }
+  cloth.F.resize(2 * 2 * (nx - 1) * (ny - 1), 3);
+  int f = 0;
+  for (int p = 0; p < 2; ++p)
+    for (int j = 0; j + 1 < ny; ++j)
+      for (int i = 0; i + 1 < nx; ++i) {
+        const int a = p * nx * ny + j * nx + i;
+        cloth.F.row(f++) << a, a + 1, a + nx + 1;
+        cloth.F.row(f++) << a, a + nx + 1, a + nx;
+        panels.panel_of_triangle.push_back(p);
+        panels.panel_of_triangle.push_back(p);
+      }
+  panels.names = {"left", "right"};
+  panels.seam_pairs.resize(ny, 2);
+  for (int j = 0; j < ny; ++j) panels.seam_pairs.row(j) << j * nx + nx - 1, nx * ny + j * nx;
+  panels.stitch_of_pair.assign(ny, 0);
+  tryon::outputs::GlbMotion motion;
+  for (int k = 0; k < 60; ++k) {
+    Points3 frame = cloth.V;
+    frame.col(2).array() += 0.1 * std::sin(2 * M_PI * k / 30.0) * (frame.col(1).array() - 0.8);
+    frame.col(0).array() += 0.1 * std::sin(2 * M_PI * k / 30.0);
+    motion.frames.push_back(frame);
+  }
+  tryon::outputs::GlbOptions o;
+  o.panels = &panels;
+  o.motion = &motion;
+  fs::create_directories(dir / "swing");
+  tryon::outputs::write_glb(dir / "swing" / "garment.glb", cloth, cloth.UV, {}, o);
+  TRYON_EXPECT_VALID_GLTF(dir / "swing" / "garment.glb");
+  const auto view = run_tryon("view " + quoted(dir / "swing") + " --html " + quoted(dir / "page.html"));
+  ASSERT_EQ(view.code, 0) << view.err;
+  const json out = browse("file://" + (dir / "page.html").string(), screens("motion"));
+  EXPECT_TRUE(out.value("loaded", false)) << out.dump(1);
+  EXPECT_TRUE(out["errors"].empty()) << out["errors"].dump(1);
+  ASSERT_EQ(out["shots"].size(), 1u) << out.dump(1);
+  EXPECT_EQ(out["shots"][0]["animations"], 1);
+  EXPECT_EQ(out["shots"][0].value("moving", false), true) << out.dump(1);
+  EXPECT_EQ(out["shots"][0]["vertices"], cloth.num_vertices());
   fs::remove_all(dir);
 }
 

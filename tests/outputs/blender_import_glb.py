@@ -1,6 +1,7 @@
 """Imports a GLB written by tryon in Blender and prints what Blender made of it, one JSON line
 per mesh object: "BLENDER {...}" with its name, parent, vertex, edge and polygon counts, UV layer
-names, colour attributes, custom properties (the glTF extras) and materials. Run by the test
+names, colour attributes, custom properties (the glTF extras), materials, shape keys (morph
+targets) and whether they are animated. Run by the test
 Glb.ImportsInBlenderWithOneObjectPerPanelAndBothUvSets, or by hand:
 
     blender -b --factory-startup -t 1 --python tests/outputs/blender_import_glb.py -- OUT/garment.glb
@@ -32,4 +33,6 @@ for ob in bpy.context.scene.objects:
         "colors": [a.name for a in getattr(me, "color_attributes", [])],
         "properties": {k: str(ob[k]) for k in ob.keys() if not k.startswith("_")},
         "materials": [m.name for m in me.materials if m],
+        "shape_keys": len(me.shape_keys.key_blocks) if me.shape_keys else 0,
+        "animated": bool(me.shape_keys and me.shape_keys.animation_data and me.shape_keys.animation_data.action),
     }), flush=True)

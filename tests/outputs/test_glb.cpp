@@ -174,13 +174,16 @@ TEST(Glb, PanelsAreNamedMeshesUnderTheGarmentWithSeamLinesAtlasUvsAndTheReport) 
 }
 
 // Blender's glTF importer, headless: one object per panel, parented to "garment", with both UV
-// sets and the panel extras as custom properties. Skips without Blender (Debian: blender).
+// sets, the panel extras as custom properties and the motion as animated shape keys. Skips without Blender (Debian: blender).
 TEST(Glb, ImportsInBlenderWithOneObjectPerPanelAndBothUvSets) {
   if (std::system("blender --version > /dev/null 2>&1") != 0)
     GTEST_SKIP() << "Blender is not installed (apt-get install blender): the import is not checked";
   const TwoPanels t;
+  GlbMotion motion;  // three frames: shape keys (and the basis) with an action
+  for (int k = 0; k < 3; ++k) motion.frames.push_back((t.cloth.V.array() + 0.01 * k).matrix());
   GlbOptions o;
   o.panels = &t.panels;
+  o.motion = &motion;
   const auto dir = fresh_dir("glb_blender");
   write_glb(dir / "garment.glb", t.cloth, t.cloth.UV, {}, o);
   const std::string script = (tryon::test::source_dir() / "tests/outputs/blender_import_glb.py").string();
@@ -209,9 +212,65 @@ TEST(Glb, ImportsInBlenderWithOneObjectPerPanelAndBothUvSets) {
     EXPECT_EQ(ob["polygons"], 2 * (TwoPanels::kNx - 1) * (TwoPanels::kNy - 1)) << ob.dump();
     EXPECT_EQ(ob["uv_layers"].size(), 2u) << ob.dump();
     EXPECT_EQ(ob["properties"].value("panel", ""), name) << ob.dump();
+    EXPECT_EQ(ob["shape_keys"], 4) << ob.dump();
+    EXPECT_EQ(ob["animated"], true) << ob.dump();
   }
   EXPECT_EQ(objects["seams"]["polygons"], 0);  // lines only
   EXPECT_EQ(objects["seams"]["edges"], 2 * (TwoPanels::kNy - 1));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Glb, AMotionIsOneMorphTargetPerFrameAndAnAnimationOfTheirWeights) {
+  const TwoPanels t;
+  GlbMotion motion;
+  motion.fps = 30;
+  for (int k = 0; k < 4; ++k) {  // the garment swings 2 cm further along +z each frame
+    Points3 f = t.cloth.V;
+    f.col(2).array() += 0.02 * k;
+    motion.frames.push_back(f);
+  }
+  GlbOptions o;
+  o.panels = &t.panels;
+  o.motion = &motion;
+  const std::string bytes = format_glb(t.cloth, t.cloth.UV, {}, o);
+  const Glb g = parse_glb(bytes);
+  int animated = 0;
+  for (const json& mesh : g.doc["meshes"]) {
+    const json& prim = mesh["primitives"][0];
+    ASSERT_TRUE(prim.contains("targets")) << mesh["name"];
+    ASSERT_EQ(prim["targets"].size(), 4u);
+    EXPECT_EQ(mesh["weights"].size(), 4u);
+    EXPECT_EQ(mesh["extras"]["targetNames"][3], "frame_3");
+    // Target 3 moves every vertex of the mesh by 6 cm along z: its bounds say so.
+    const json& d = g.doc["accessors"][prim["targets"][3]["POSITION"].get<int>()];
+    EXPECT_NEAR(d["min"][2].get<double>(), 0.06, 1e-6);
+    EXPECT_NEAR(d["max"][2].get<double>(), 0.06, 1e-6);
+    EXPECT_NEAR(d["max"][0].get<double>(), 0.0, 1e-9);
+    ++animated;
+  }
+  EXPECT_EQ(animated, 3);  // two panels and the seams
+  ASSERT_EQ(g.doc["animations"].size(), 1u);
+  const json& anim = g.doc["animations"][0];
+  EXPECT_EQ(anim["channels"].size(), 3u);
+  for (const json& c : anim["channels"]) EXPECT_EQ(c["target"]["path"], "weights");
+  const json& input = g.doc["accessors"][anim["samplers"][0]["input"].get<int>()];
+  EXPECT_EQ(input["count"], 4);
+  EXPECT_NEAR(input["max"][0].get<double>(), 3.0 / 30, 1e-6);
+  EXPECT_EQ(g.doc["accessors"][anim["samplers"][0]["output"].get<int>()]["count"], 16);
+  const auto dir = fresh_dir("glb_motion");
+  write_file_atomic(dir / "garment.glb", bytes);
+  // Bad motions are refused.
+  GlbMotion bad = motion;
+  bad.frames[1] = bad.frames[1].topRows(3);
+  o.motion = &bad;
+  EXPECT_THROW(format_glb(t.cloth, t.cloth.UV, {}, o), InputError);
+  bad = motion;
+  bad.fps = 0;
+  EXPECT_THROW(format_glb(t.cloth, t.cloth.UV, {}, o), InputError);
+  bad.frames.clear();
+  bad.fps = 30;
+  EXPECT_THROW(format_glb(t.cloth, t.cloth.UV, {}, o), InputError);
+  TRYON_EXPECT_VALID_GLTF(dir / "garment.glb");
   std::filesystem::remove_all(dir);
 }
 
