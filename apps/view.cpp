@@ -4,15 +4,14 @@
 // or written as one self-contained HTML page.
 #include <httplib.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
-#include <unistd.h>
 
 #include "apps/commands.hpp"
 #include "core/error.hpp"
@@ -36,13 +35,7 @@ struct Job {
   bool top = false;  ///< OUTDIR itself (a drape's folder), not one of its jobs (a batch's)
 };
 
-std::string read_whole(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw InputError("cannot read " + p.string());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read_whole(const fs::path& p) { return read_text_file(p, "viewer file"); }
 
 // OUTDIR itself when it holds garment.glb, else its sub-folders that do (a batch), by name.
 std::vector<Job> find_jobs(const fs::path& outdir) {

@@ -9,7 +9,7 @@ packages=(build-essential cmake libeigen3-dev libassimp-dev libspdlog-dev nlohma
           python3-pip python3-venv python3-setuptools python3-wheel  # pip install . (pyproject.toml)
           clang-14 libclang-rt-14-dev libomp-14-dev  # clang: the libFuzzer targets (scripts/fuzz.sh)
           libfreetype-dev fonts-dejavu-core  # preview text
-          libcpp-httplib-dev chromium)  # tryon view's server; the viewer's browser test
+          libcpp-httplib-dev chromium curl)  # tryon view's server; the viewer's browser test
 command -v npm > /dev/null || packages+=(nodejs npm)  # the viewer's three.js, the glTF validator
 missing=()
 for p in "${packages[@]}"; do
