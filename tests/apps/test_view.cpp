@@ -46,6 +46,8 @@ std::string browser_missing() {
   if (!fs::exists(web / "node_modules" / "playwright-core")) return "web/node_modules not installed (npm ci --prefix web)";
   if (!fs::exists("/usr/bin/chromium")) return "Debian's chromium is not installed";
   if (run_shell("node --version >/dev/null 2>&1").status != 0) return "node is not installed";
+  if (run_shell("node -e \"process.exit(+process.versions.node.split('.')[0] >= 20 ? 0 : 1)\"").status != 0)
+    return "playwright-core needs node 20 or later";
   return {};
 }
 
