@@ -142,12 +142,10 @@ void build_contact(Run& run, Cloth& c, const avatars::Avatar& body) {
 /// "right_collar") within a centimetre of the neck base's sides. They keep a garment where it
 /// was placed while its seams close (without them the sewing pulled a heavy skirt's waistband
 /// down to the skirt, below the hips) and in the first frames of the drape.
-/// They only keep: a particle placed on the wrong side of its landmark's plane is held where it
-/// was placed instead of being lifted to the landmark. The landmark need not be where the
-/// garment can reach: the pencil dress's waist seam hangs from its bodice at 1.04 m on mean_all,
-/// 7 cm below the narrowest trunk (1.11 m); lifted towards it while sewn and in the first 90
-/// frames, the bodice buckled over the seam, and the 1 cm drape started from that never came to
-/// rest (46 % strain; 8 % held where placed).
+/// They only keep: a particle placed on the wrong side of its landmark's plane is held no
+/// further than where it was placed, never pulled to the landmark, which the garment may not
+/// reach (a dress's waist seam hanging from its bodice below the body's narrowest trunk: lifted
+/// towards it, the bodice buckles over the seam).
 std::vector<cloth::Attachment> attachments(const cloth::ClothModel& model, const garments::GarmentMesh& garment,
                                            const avatars::Landmarks& lm) {
   std::vector<cloth::Attachment> out;
