@@ -92,7 +92,7 @@ TEST(MeshIO, ObjNormalsAndTheLinesGroupReadBackByAssimpAndOurReader) {
     EXPECT_NEAR(n.y, extras.normals(k, 1), 1e-5);
     EXPECT_NEAR(n.z, extras.normals(k, 2), 1e-5);
   }
-  extras.normals = extras.normals.topRows(2);
+  extras.normals = extras.normals.topRows(2).eval();  // eval: the block aliases the matrix it is assigned to
   EXPECT_THROW(format_obj(m, extras), InputError);
   fs::remove_all(temp_dir());
 }

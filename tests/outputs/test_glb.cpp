@@ -261,7 +261,7 @@ TEST(Glb, AMotionIsOneMorphTargetPerFrameAndAnAnimationOfTheirWeights) {
   write_file_atomic(dir / "garment.glb", bytes);
   // Bad motions are refused.
   GlbMotion bad = motion;
-  bad.frames[1] = bad.frames[1].topRows(3);
+  bad.frames[1] = bad.frames[1].topRows(3).eval();  // eval: the block aliases the matrix it is assigned to
   o.motion = &bad;
   EXPECT_THROW(format_glb(t.cloth, t.cloth.UV, {}, o), InputError);
   bad = motion;
