@@ -89,8 +89,9 @@ std::vector<std::size_t> swatch_rows(const std::vector<Swatch>& items, int width
   return starts;
 }
 
-void draw_swatches(Image& img, int y0, const std::vector<Swatch>& items, int text_scale) {
-  const std::vector<std::size_t> starts = swatch_rows(items, img.width, text_scale);
+// The swatches in the rows swatch_rows chose (`starts`).
+void draw_swatches(Image& img, int y0, const std::vector<Swatch>& items, const std::vector<std::size_t>& starts,
+                   int text_scale) {
   for (std::size_t r = 0; r < starts.size(); ++r) {
     const std::size_t end = r + 1 < starts.size() ? starts[r + 1] : items.size();
     int total = 0;
@@ -165,8 +166,9 @@ Image render_preview(const TriMesh& body, const TriMesh& garment, const std::vec
   const Image views = downsample(render_views(draw, view_width * o.supersample), o.supersample);
 
   const std::vector<Swatch> items = swatches(o, body.num_triangles() > 0, !garment_colors.empty());
-  const int key_rows = static_cast<int>(swatch_rows(items, o.width, 2).size());
-  const int legend_height = map == FitMap::none ? std::max(kLegendHeight, 40 + key_rows * kKeyRow) : kLegendHeight;
+  const std::vector<std::size_t> rows = swatch_rows(items, o.width, 2);
+  const int legend_height =
+      map == FitMap::none ? std::max(kLegendHeight, 40 + static_cast<int>(rows.size()) * kKeyRow) : kLegendHeight;
   Image img(o.width, kHeaderHeight + views.height + legend_height, kBackground);
   img.blit(views, 0, kHeaderHeight);
   static const char* names[] = {"FRONT", "SIDE", "BACK"};
@@ -177,7 +179,7 @@ Image render_preview(const TriMesh& body, const TriMesh& garment, const std::vec
   const int legend_y = kHeaderHeight + views.height;
   img.fill_rect(0, legend_y, img.width, 1, {200, 200, 200});
   if (map == FitMap::none)
-    draw_swatches(img, legend_y + 14, items, 2);
+    draw_swatches(img, legend_y + 14, items, rows, 2);
   else
     draw_color_bar(img, legend_y + 12, fit_map_scale(map));
   if (!o.legend_note.empty())

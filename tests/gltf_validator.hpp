@@ -2,13 +2,13 @@
 // The Khronos glTF validator (npm gltf-validator, installed in web/ by scripts/setup.sh) on a
 // GLB the tests wrote: TRYON_EXPECT_VALID_GLTF(path) expects 0 errors and 0 warnings, and skips
 // the rest of the test with a message when node or the validator is not installed.
-#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "shell.hpp"
 #include "test_data.hpp"
 
 namespace tryon::test {
@@ -26,20 +26,14 @@ inline GltfValidation validate_gltf(const std::filesystem::path& file) {
     v.why_not = "the glTF validator is not installed (npm ci --prefix web; scripts/setup.sh does it)";
     return v;
   }
-  const std::string cmd = "node '" + script.string() + "' '" + file.string() + "' 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) {
+  const ShellResult r = run_shell("node '" + script.string() + "' '" + file.string() + "' 2>&1");
+  if (!r.started) {
     v.why_not = "cannot run node";
     return v;
   }
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = ::pclose(p);
-  v.result = nlohmann::json::parse(out, nullptr, false);
+  v.result = nlohmann::json::parse(r.out, nullptr, false);
   if (v.result.is_discarded() || !v.result.is_object()) {
-    v.why_not = "node did not run the validator (status " + std::to_string(status) + "): " + out;
+    v.why_not = "node did not run the validator (status " + std::to_string(r.status) + "): " + r.out;
     return v;
   }
   v.ran = true;

@@ -13,24 +13,10 @@ if (!url || !shotdir) {
 }
 fs.mkdirSync(shotdir, {recursive: true});
 
-// A fingerprint of the canvas (a 160-pixel-wide copy's pixels, summed with weights).
-async function fingerprint(page) {
-  return page.evaluate(() => {
-    const src = document.querySelector('#view canvas');
-    const c = document.createElement('canvas');
-    c.width = 160;
-    c.height = Math.max(1, Math.round(160 * src.height / src.width));
-    const ctx = c.getContext('2d');
-    ctx.drawImage(src, 0, 0, c.width, c.height);
-    const px = ctx.getImageData(0, 0, c.width, c.height).data;
-    let h = 0;
-    for (let i = 0; i < px.length; ++i) h = (h * 31 + px[i]) >>> 0;
-    return h;
-  });
-}
-
-// Share of canvas pixels that differ from the background colour, and distinct colours seen.
-async function coverage(page) {
+// The canvas, copied 160 pixels wide: a fingerprint of its pixels (to tell whether the picture
+// changes), the share of pixels that differ from the background (the top-left pixel's colour),
+// and the distinct colours seen.
+async function canvasSummary(page) {
   return page.evaluate(() => {
     const src = document.querySelector('#view canvas');
     const c = document.createElement('canvas');
@@ -40,15 +26,21 @@ async function coverage(page) {
     ctx.drawImage(src, 0, 0, c.width, c.height);
     const px = ctx.getImageData(0, 0, c.width, c.height).data;
     const bg = [px[0], px[1], px[2]];
-    let differ = 0;
+    let hash = 0, differ = 0;
     const colours = new Set();
     for (let i = 0; i < px.length; i += 4) {
+      for (let k = 0; k < 4; ++k) hash = (hash * 31 + px[i + k]) >>> 0;
       if (Math.abs(px[i] - bg[0]) + Math.abs(px[i + 1] - bg[1]) + Math.abs(px[i + 2] - bg[2]) > 12) ++differ;
       colours.add((px[i] >> 3) << 10 | (px[i + 1] >> 3) << 5 | (px[i + 2] >> 3));
     }
-    return {covered: differ / (px.length / 4), colours: colours.size};
+    return {hash, covered: differ / (px.length / 4), colours: colours.size};
   });
 }
+const fingerprint = async (page) => (await canvasSummary(page)).hash;
+const coverage = async (page) => {
+  const {covered, colours} = await canvasSummary(page);
+  return {covered, colours};
+};
 
 const out = {url, loaded: false, errors: [], jobs: [], shots: []};
 const browser = await chromium.launch({

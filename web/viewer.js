@@ -66,7 +66,7 @@ function colorAt(legend, value) {
   return srgb(ca.map((a, k) => a + t * (cb[k] - a)));
 }
 
-function panelColor(index, count) {
+function panelColor(index) {
   return new THREE.Color().setHSL((index * 0.618034) % 1, 0.55, 0.6, THREE.SRGBColorSpace);
 }
 
@@ -101,7 +101,7 @@ function applyMap() {
     const values = legend ? g.attributes[legend.attribute.toLowerCase()] : null;
     const panelIndex = state.panels.indexOf(mesh.userData.panel);
     for (let i = 0; i < n; ++i) {
-      const c = values ? colorAt(legend, values.getX(i)) : panelColor(panelIndex, state.panels.length);
+      const c = values ? colorAt(legend, values.getX(i)) : panelColor(panelIndex);
       colors[3 * i] = c.r;
       colors[3 * i + 1] = c.g;
       colors[3 * i + 2] = c.b;

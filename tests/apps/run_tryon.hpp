@@ -8,30 +8,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "shell.hpp"
+
 namespace tryon::test {
 
 struct CommandResult {
   int code = -1;
   std::string out, err;
 };
-
-/// Runs a shell command: its standard output and its wait status (pclose's).
-struct ShellResult {
-  bool started = false;
-  std::string out;
-  int status = -1;
-};
-inline ShellResult run_shell(const std::string& cmd) {
-  ShellResult r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  r.started = true;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  r.status = ::pclose(p);
-  return r;
-}
 
 inline CommandResult run_tryon(const std::string& args) {
   const std::filesystem::path err_file =

@@ -18,11 +18,13 @@
 #include "core/trimesh.hpp"
 #include "gltf_validator.hpp"
 #include "outputs/glb.hpp"
+#include "outputs/scenes.hpp"
 #include "run_tryon.hpp"
 #include "test_data.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+using tryon::test::fresh_dir;
 using tryon::test::quoted;
 using tryon::test::run_shell;
 using tryon::test::run_tryon;
@@ -30,13 +32,6 @@ using tryon::Points3;
 using tryon::TriMesh;
 
 namespace {
-
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("tryon_view_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 fs::path screens(const std::string& name) { return fs::path(TRYON_BINARY_DIR) / "viewer_screens" / name; }
 
@@ -58,6 +53,21 @@ json browse(const std::string& url, const fs::path& shots) {
   json out = json::parse(r.out, nullptr, false);
   EXPECT_FALSE(out.is_discarded()) << r.out;
   return out.is_discarded() ? json::object() : out;
+}
+
+// `tryon view GLB_DIR --html` into DIR/page.html, opened in the browser: it loaded without a
+// console error and shows one job (screenshots in BUILD/viewer_screens/SHOTS). The job, or an
+// empty object when any of this failed.
+json one_page(const fs::path& glb_dir, const fs::path& dir, const std::string& shots) {
+  const auto view = run_tryon("view " + quoted(glb_dir) + " --html " + quoted(dir / "page.html"));
+  EXPECT_EQ(view.code, 0) << view.err;
+  if (view.code != 0) return json::object();
+  const json out = browse("file://" + (dir / "page.html").string(), screens(shots));
+  EXPECT_TRUE(out.value("loaded", false)) << out.dump(1);
+  EXPECT_TRUE(out.value("errors", json::array()).empty()) << out.dump(1);
+  const bool one = out.contains("shots") && out["shots"].size() == 1;
+  EXPECT_TRUE(one) << out.dump(1);
+  return one ? out["shots"][0] : json::object();
 }
 
 // What every loaded job must show: no console error, the vertex count, every fit map drawn on
@@ -91,29 +101,25 @@ void expect_job_shown(const json& job, int vertices, const std::vector<std::stri
 TEST(View, TheShirtsDrapeAsOneSelfContainedPageLoadsInHeadlessChromium) {
   const std::string missing = browser_missing();
   if (!missing.empty()) GTEST_SKIP() << missing;
-  const fs::path dir = scratch("page");
+  const fs::path dir = fresh_dir("view_page");
   const auto drape = run_tryon("drape " + quoted(tryon::test::assets() / "patterns/shirt_mean_specification.json") +
                                " --avatar " + quoted(tryon::test::assets() / "bodies/mean_all.obj") + " -o " +
                                quoted(dir / "shirt") + " --resolution-cm 3 --format glb --with-body --quiet");
   ASSERT_TRUE(drape.code == 0 || drape.code == 1) << drape.err;
   TRYON_EXPECT_VALID_GLTF(dir / "shirt" / "garment.glb");
-  const auto view = run_tryon("view " + quoted(dir / "shirt") + " --html " + quoted(dir / "page.html"));
-  ASSERT_EQ(view.code, 0) << view.err;
-  const json out = browse("file://" + (dir / "page.html").string(), screens("shirt"));
-  EXPECT_TRUE(out.value("loaded", false)) << out.dump(1);
-  EXPECT_TRUE(out["errors"].empty()) << out["errors"].dump(1);
-  ASSERT_EQ(out["shots"].size(), 1u) << out.dump(1);
+  const json job = one_page(dir / "shirt", dir, "shirt");
+  ASSERT_FALSE(job.empty());
   std::ifstream in(dir / "shirt" / "report.json");
   const json report = json::parse(in);
-  expect_job_shown(out["shots"][0], report["mesh"]["vertices"].get<int>(), {"strain", "distance", "panels"});
-  EXPECT_EQ(out["shots"][0]["panels"].size(), 8u);  // the shirt's panels, named
+  expect_job_shown(job, report["mesh"]["vertices"].get<int>(), {"strain", "distance", "panels"});
+  EXPECT_EQ(job["panels"].size(), 8u);  // the shirt's panels, named
   fs::remove_all(dir);
 }
 
 TEST(View, ABatchsOutputIsServedOnLoopbackAndBrowsedJobByJob) {
   const std::string missing = browser_missing();
   if (!missing.empty()) GTEST_SKIP() << missing;
-  const fs::path dir = scratch("batch");
+  const fs::path dir = fresh_dir("view_batch");
   const fs::path skirt = tryon::test::assets() / "patterns/skirt_2_panels.json";
   const fs::path body = tryon::test::assets() / "bodies/mean_all.obj";
   std::ofstream(dir / "jobs.jsonl")
@@ -181,35 +187,11 @@ TEST(View, ABatchsOutputIsServedOnLoopbackAndBrowsedJobByJob) {
 TEST(View, AGarmentsMotionPlays) {
   const std::string missing = browser_missing();
   if (!missing.empty()) GTEST_SKIP() << missing;
-  const fs::path dir = scratch("motion");
-  // A 40 × 60 cm cloth of two panels sewn down the middle, swinging 10 cm back and forth.
-  TriMesh cloth;
-  tryon::outputs::GlbPanels panels;
-  const int nx = 5, ny = 7;
-  cloth.V.resize(2 * nx * ny, 3);
-  cloth.UV.resize(2 * nx * ny, 2);
-  for (int p = 0; p < 2; ++p)
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i) {
-        const int v = p * nx * ny + j * nx + i;
-        cloth.UV.row(v) << 0.05 * i, 0.1 * j;
-        cloth.V.row(v) << -0.2 + 0.2 * p + 0.05 * i, 0.8 + 0.1 * j, 0.0;
-      }
-  cloth.F.resize(2 * 2 * (nx - 1) * (ny - 1), 3);
-  int f = 0;
-  for (int p = 0; p < 2; ++p)
-    for (int j = 0; j + 1 < ny; ++j)
-      for (int i = 0; i + 1 < nx; ++i) {
-        const int a = p * nx * ny + j * nx + i;
-        cloth.F.row(f++) << a, a + 1, a + nx + 1;
-        cloth.F.row(f++) << a, a + nx + 1, a + nx;
-        panels.panel_of_triangle.push_back(p);
-        panels.panel_of_triangle.push_back(p);
-      }
-  panels.names = {"left", "right"};
-  panels.seam_pairs.resize(ny, 2);
-  for (int j = 0; j < ny; ++j) panels.seam_pairs.row(j) << j * nx + nx - 1, nx * ny + j * nx;
-  panels.stitch_of_pair.assign(ny, 0);
+  const fs::path dir = fresh_dir("view_motion");
+  // Two 30 × 40 cm panels sewn down the middle (tests/outputs/scenes.hpp), swinging 10 cm back
+  // and forth.
+  const tryon::test::TwoPanels t;
+  const TriMesh& cloth = t.cloth;
   tryon::outputs::GlbMotion motion;
   for (int k = 0; k < 60; ++k) {
     Points3 frame = cloth.V;
@@ -218,25 +200,21 @@ TEST(View, AGarmentsMotionPlays) {
     motion.frames.push_back(frame);
   }
   tryon::outputs::GlbOptions o;
-  o.panels = &panels;
+  o.panels = &t.panels;
   o.motion = &motion;
   fs::create_directories(dir / "swing");
   tryon::outputs::write_glb(dir / "swing" / "garment.glb", cloth, cloth.UV, {}, o);
   TRYON_EXPECT_VALID_GLTF(dir / "swing" / "garment.glb");
-  const auto view = run_tryon("view " + quoted(dir / "swing") + " --html " + quoted(dir / "page.html"));
-  ASSERT_EQ(view.code, 0) << view.err;
-  const json out = browse("file://" + (dir / "page.html").string(), screens("motion"));
-  EXPECT_TRUE(out.value("loaded", false)) << out.dump(1);
-  EXPECT_TRUE(out["errors"].empty()) << out["errors"].dump(1);
-  ASSERT_EQ(out["shots"].size(), 1u) << out.dump(1);
-  EXPECT_EQ(out["shots"][0]["animations"], 1);
-  EXPECT_EQ(out["shots"][0].value("moving", false), true) << out.dump(1);
-  EXPECT_EQ(out["shots"][0]["vertices"], cloth.num_vertices());
+  const json job = one_page(dir / "swing", dir, "motion");
+  ASSERT_FALSE(job.empty());
+  EXPECT_EQ(job["animations"], 1);
+  EXPECT_EQ(job.value("moving", false), true) << job.dump(1);
+  EXPECT_EQ(job["vertices"], cloth.num_vertices());
   fs::remove_all(dir);
 }
 
 TEST(View, FoldersWithoutAGlbAreRefused) {
-  const fs::path dir = scratch("bad");
+  const fs::path dir = fresh_dir("view_bad");
   auto r = run_tryon("view " + quoted(dir / "no_such_folder") + " --html " + quoted(dir / "p.html"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("no such folder"), std::string::npos) << r.err;

@@ -21,9 +21,9 @@ fs::path temp_dir() {
   fs::create_directories(d);
   return d;
 }
-}  // namespace
 
-TEST(MeshIO, ObjRoundTripThroughAssimp) {
+// A closed tetrahedron with texture coordinates.
+TriMesh tetrahedron() {
   TriMesh m;
   m.V.resize(4, 3);
   m.V << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1;
@@ -31,6 +31,12 @@ TEST(MeshIO, ObjRoundTripThroughAssimp) {
   m.F << 0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3;
   m.UV.resize(4, 2);
   m.UV << 0, 0, 1, 0, 0, 1, 0.5, 0.5;
+  return m;
+}
+}  // namespace
+
+TEST(MeshIO, ObjRoundTripThroughAssimp) {
+  const TriMesh m = tetrahedron();
   const fs::path p = temp_dir() / "tet.obj";
   ObjExtras extras;
   extras.lines.resize(1, 2);
@@ -49,13 +55,7 @@ TEST(MeshIO, ObjRoundTripThroughAssimp) {
 }
 
 TEST(MeshIO, ObjNormalsAndTheLinesGroupReadBackByAssimpAndOurReader) {
-  TriMesh m;
-  m.V.resize(4, 3);
-  m.V << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1;
-  m.F.resize(4, 3);
-  m.F << 0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3;
-  m.UV.resize(4, 2);
-  m.UV << 0, 0, 1, 0, 0, 1, 0.5, 0.5;
+  const TriMesh m = tetrahedron();
   ObjExtras extras;
   extras.lines.resize(2, 2);
   extras.lines << 0, 3, 1, 2;

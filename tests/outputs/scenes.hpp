@@ -1,11 +1,12 @@
 #pragma once
-// Small hand-made scenes for the outputs tests: a closed box "body" and a rectangular cloth grid
-// with its flat rest coordinates.
+// Small hand-made scenes for the outputs tests: a closed box "body", a rectangular cloth grid
+// with its flat rest coordinates, and two such grids as the panels of a garment.
 #include <unistd.h>
 #include <filesystem>
 #include <string>
 
 #include "core/trimesh.hpp"
+#include "outputs/glb.hpp"
 
 namespace tryon::test {
 
@@ -54,6 +55,33 @@ inline TriMesh cloth_grid(int nx, int ny, double wx, double wy, const Vec3& orig
     }
   return m;
 }
+
+// Two panels side by side, each with its own vertices, sewn along the edge where they meet
+// (x = 0.3): the vertices of the first panel's right column to the second's left column.
+struct TwoPanels {
+  TriMesh cloth;
+  outputs::GlbPanels panels;
+  static constexpr int kNx = 4, kNy = 5;
+  TwoPanels() {
+    const TriMesh a = cloth_grid(kNx, kNy, 0.3, 0.4, Vec3(-0.3, 0.8, 0.2), Vec3::UnitX(), Vec3::UnitY());
+    TriMesh b = cloth_grid(kNx, kNy, 0.3, 0.4, Vec3(0.0, 0.8, 0.2), Vec3::UnitX(), Vec3::UnitY());
+    const int n = a.num_vertices();
+    cloth.V.resize(2 * n, 3);
+    cloth.V << a.V, b.V;
+    cloth.UV.resize(2 * n, 2);
+    b.UV.col(0).array() += 0.5;  // the second panel's own frame, apart from the first's
+    cloth.UV << a.UV, b.UV;
+    cloth.F.resize(2 * a.num_triangles(), 3);
+    cloth.F << a.F, (b.F.array() + n).matrix();
+    panels.names = {"left", "right"};
+    panels.labels = {"body", "body"};
+    for (int f = 0; f < cloth.num_triangles(); ++f) panels.panel_of_triangle.push_back(f < a.num_triangles() ? 0 : 1);
+    panels.seam_pairs.resize(kNy, 2);
+    for (int j = 0; j < kNy; ++j) panels.seam_pairs.row(j) << j * kNx + kNx - 1, n + j * kNx;
+    panels.stitch_of_pair.assign(kNy, 0);
+  }
+};
+
 
 /// A fresh empty folder under the system temp directory, named after the test and the process.
 inline std::filesystem::path fresh_dir(const std::string& name) {

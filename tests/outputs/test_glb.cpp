@@ -7,10 +7,10 @@
 
 #include <cstdint>
 #include <cstring>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
@@ -24,6 +24,9 @@ using namespace tryon::outputs;
 using tryon::test::box_body;
 using tryon::test::cloth_grid;
 using tryon::test::fresh_dir;
+using tryon::test::run_shell;
+using tryon::test::ShellResult;
+using tryon::test::TwoPanels;
 using json = nlohmann::json;
 
 namespace {
@@ -69,32 +72,6 @@ const aiMesh* find_mesh(const aiScene* scene, const std::string& name) {
     if (name == scene->mMeshes[m]->mName.C_Str()) return scene->mMeshes[m];
   return nullptr;
 }
-
-// Two panels side by side, each with its own vertices, sewn along the edge where they meet
-// (x = 0.3): the vertices of the first panel's right column to the second's left column.
-struct TwoPanels {
-  TriMesh cloth;
-  GlbPanels panels;
-  static constexpr int kNx = 4, kNy = 5;
-  TwoPanels() {
-    const TriMesh a = cloth_grid(kNx, kNy, 0.3, 0.4, Vec3(-0.3, 0.8, 0.2), Vec3::UnitX(), Vec3::UnitY());
-    TriMesh b = cloth_grid(kNx, kNy, 0.3, 0.4, Vec3(0.0, 0.8, 0.2), Vec3::UnitX(), Vec3::UnitY());
-    const int n = a.num_vertices();
-    cloth.V.resize(2 * n, 3);
-    cloth.V << a.V, b.V;
-    cloth.UV.resize(2 * n, 2);
-    b.UV.col(0).array() += 0.5;  // the second panel's own frame, apart from the first's
-    cloth.UV << a.UV, b.UV;
-    cloth.F.resize(2 * a.num_triangles(), 3);
-    cloth.F << a.F, (b.F.array() + n).matrix();
-    panels.names = {"left", "right"};
-    panels.labels = {"body", "body"};
-    for (int f = 0; f < cloth.num_triangles(); ++f) panels.panel_of_triangle.push_back(f < a.num_triangles() ? 0 : 1);
-    panels.seam_pairs.resize(kNy, 2);
-    for (int j = 0; j < kNy; ++j) panels.seam_pairs.row(j) << j * kNx + kNx - 1, n + j * kNx;
-    panels.stitch_of_pair.assign(kNy, 0);
-  }
-};
 
 }  // namespace
 
@@ -187,22 +164,18 @@ TEST(Glb, ImportsInBlenderWithOneObjectPerPanelAndBothUvSets) {
   const auto dir = fresh_dir("glb_blender");
   write_glb(dir / "garment.glb", t.cloth, t.cloth.UV, {}, o);
   const std::string script = (tryon::test::source_dir() / "tests/outputs/blender_import_glb.py").string();
-  const std::string cmd = "blender -b --factory-startup -t 1 --python '" + script + "' -- '" +
-                          (dir / "garment.glb").string() + "' 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
+  const ShellResult r = run_shell("blender -b --factory-startup -t 1 --python '" + script + "' -- '" +
+                                  (dir / "garment.glb").string() + "' 2>&1");
+  ASSERT_TRUE(r.started);
+  const std::string& all = r.out;
   std::map<std::string, json> objects;
-  std::string all;
-  char line[8192];
-  while (std::fgets(line, sizeof line, p)) {
-    all += line;
-    const std::string s(line);
-    if (s.rfind("BLENDER ", 0) == 0) {
-      const json o = json::parse(s.substr(8));
+  std::istringstream lines(all);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("BLENDER ", 0) == 0) {
+      const json o = json::parse(line.substr(8));
       objects[o["name"].get<std::string>()] = o;
     }
   }
-  ::pclose(p);
   ASSERT_TRUE(objects.count("left") && objects.count("right") && objects.count("seams")) << all;
   const int per_panel = TwoPanels::kNx * TwoPanels::kNy;
   for (const char* name : {"left", "right"}) {
