@@ -14,8 +14,13 @@ namespace tryon::garments {
 std::vector<std::vector<int>> edge_segment_counts(const Pattern& pattern, double resolution_m) {
   std::vector<std::vector<int>> counts(pattern.panels.size());
   for (std::size_t p = 0; p < pattern.panels.size(); ++p)
-    for (const Edge& e : pattern.panels[p].edges)
-      counts[p].push_back(std::max(1, static_cast<int>(std::ceil(edge_length(pattern.panels[p], e) / resolution_m - 1e-9))));
+    for (std::size_t k = 0; k < pattern.panels[p].edges.size(); ++k) {
+      const double n = std::ceil(edge_length(pattern.panels[p], pattern.panels[p].edges[k]) / resolution_m - 1e-9);
+      if (!(n < 1e8))  // a valid pattern's panels are a few metres wide: never near
+        throw InputError(describe_edge(pattern, static_cast<int>(p), static_cast<int>(k)) +
+                         " is too long to mesh at a resolution of " + std::to_string(resolution_m) + " m");
+      counts[p].push_back(std::max(1, static_cast<int>(n)));
+    }
   for (const Stitch& s : pattern.stitches) {
     const int n = std::max(counts[s.a.panel][s.a.edge], counts[s.b.panel][s.b.edge]);
     counts[s.a.panel][s.a.edge] = counts[s.b.panel][s.b.edge] = n;

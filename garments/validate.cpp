@@ -69,8 +69,15 @@ void check_panel(const Pattern& pattern, int pi, const ValidationLimits& limits,
   }
   Vec2 lo = Vec2::Constant(1e300), hi = Vec2::Constant(-1e300);
   for (const Vec2& v : panel.vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
-  for (const Edge& e : panel.edges)
+  for (const Edge& e : panel.edges) {
     for (const Vec2& c : e.controls) lo = lo.cwiseMin(c), hi = hi.cwiseMax(c);
+    // An arc leaves its ends' box: a large arc of a huge radius spans far beyond them.
+    if (e.kind == CurveKind::arc)
+      for (int i = 1; i < 16; ++i) {
+        const Vec2 q = edge_point(panel, e, i / 16.0);
+        lo = lo.cwiseMin(q), hi = hi.cwiseMax(q);
+      }
+  }
   const Vec2 size = hi - lo;
   if (size.maxCoeff() > limits.max_panel_size_m)
     d.errors.push_back(where + " is " + format_ratio(size.x()) + " m × " + format_ratio(size.y()) +

@@ -55,3 +55,14 @@ TEST(ValidateArcs, HalfCirclesAndLargerRadiiPass) {
     EXPECT_TRUE(d.warnings.empty()) << ::testing::PrintToString(d.warnings);
   }
 }
+
+TEST(ValidateArcs, ALargeArcOfAHugeRadiusIsRefusedForTheSizeItSpans) {
+  // Its ends are 40 cm apart, but the long way round a circle of 10^19 m: the panel is that
+  // large, not 40 cm (a fuzzer's finding: it overflowed the edge's segment count).
+  Pattern pattern = arc_pattern(1e19);
+  pattern.panels[0].edges[0].large_arc = true;
+  const Diagnostics d = validate_pattern(pattern);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.errors[0].find("panel 'sleeve' is 1e+19 m × 1.98e+19 m; a panel larger than 4.00 m"),
+            std::string::npos) << d.errors[0];
+}

@@ -161,6 +161,8 @@ const std::vector<Case>& pattern_cases() {
       {"curve_loops_back.json", {"crosses itself"}},
       // No circle of that radius joins the edge's ends (radius 1 cm, ends 40 cm apart).
       {"circle_too_small.json", {"less than half the distance between the edge's ends"}},
+      // Ends 40 cm apart, joined the long way round a circle of 10^19 m.
+      {"circle_huge_large_arc.json", {"not a garment"}},
       // DXF-AAMA / ASTM D6673 (valid_one_piece.dxf is the file the broken ones start from).
       {"dxf_bad_group_code.dxf", {"group code"}},
       {"dxf_binary.dxf", {"binary DXF"}},
