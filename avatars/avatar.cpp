@@ -84,10 +84,13 @@ void orient(Avatar& a, const AvatarOptions& options) {
   a.frame = guess_up(a.mesh, given);
   const Mat3 up = rotation_up_to_y(a.frame.up);
   a.mesh.V = a.mesh.V * up.transpose();
+  a.file_to_body = up;
   a.frame.facing = {2, 1};
   if (options.detect_facing) {
     guess_facing(a.mesh, a.frame);
-    a.mesh.V = a.mesh.V * rotation_facing_to_z(a.frame.facing).transpose();
+    const Mat3 turn = rotation_facing_to_z(a.frame.facing);
+    a.mesh.V = a.mesh.V * turn.transpose();
+    a.file_to_body = turn * a.file_to_body;
   } else {
     a.frame.facing_how = "not looked for: as in the file";
   }
@@ -127,7 +130,8 @@ Avatar make_avatar(TriMesh mesh, const std::string& name, const std::string& sou
   // Assimp splits vertices per face corner or at UV seams). A mesh that is already closed
   // keeps its own indexing: real bodies carry distinct vertices at identical positions
   // (touching fingers, mouth corners) whose merging would make non-manifold edges.
-  if (edge_topology(a.mesh.F).boundary_edges > 0) a.welded_vertices = weld_vertices(a.mesh, 0.0);
+  a.file_vertices = a.mesh.num_vertices();
+  if (edge_topology(a.mesh.F).boundary_edges > 0) a.welded_vertices = weld_vertices(a.mesh, 0.0, &a.file_vertex);
   orient(a, options);
   Bounds3 raw = bounds(a.mesh.V);
   const double raw_height = raw.extent().y();
@@ -148,6 +152,7 @@ Avatar make_avatar(TriMesh mesh, const std::string& name, const std::string& sou
   }
   a.unit = unit_name(a.metres_per_unit);
   a.mesh.V *= a.metres_per_unit;
+  a.file_to_body *= a.metres_per_unit;
 
   if (a.mesh.num_triangles() == 0) throw InputError(what + " has no triangles with area");
   // Zero-area triangles (collinear corners) carry no surface: none of them is a body at all.
@@ -162,7 +167,8 @@ Avatar make_avatar(TriMesh mesh, const std::string& name, const std::string& sou
   check_is_a_body(a.mesh, a.mesh.num_triangles() - degenerate, what);
 
   // Feet at y = 0. x and z are kept: patterns are placed relative to the body's own origin.
-  a.mesh.V.col(1).array() -= bounds(a.mesh.V).min.y();
+  a.file_offset = Vec3(0, -bounds(a.mesh.V).min.y(), 0);
+  a.mesh.V.col(1).array() += a.file_offset.y();
   a.bounds = bounds(a.mesh.V);
   a.height_m = a.bounds.extent().y();
 
@@ -178,6 +184,24 @@ Avatar make_avatar(TriMesh mesh, const std::string& name, const std::string& sou
                 options.metres_per_unit ? "given" : "detected from the height", a.height_m);
   for (const auto& w : a.warnings) logger().warn("{}", w);
   return a;
+}
+
+}  // namespace tryon::avatars
+
+namespace tryon::avatars {
+
+Points3 to_body_frame(const Avatar& body, ConstRef<Points3> V_file) {
+  if (V_file.rows() != body.file_vertices)
+    throw InputError("body '" + body.name + "': a frame of " + std::to_string(V_file.rows()) +
+                     " vertices, but the body has " + std::to_string(body.file_vertices) +
+                     " in its file (a motion's frames share the body's mesh)");
+  const int n = body.mesh.num_vertices();
+  Points3 V(n, 3);
+  for (int i = 0; i < n; ++i) {
+    const int j = body.file_vertex.empty() ? i : body.file_vertex[i];
+    V.row(i) = (body.file_to_body * V_file.row(j).transpose() + body.file_offset).transpose();
+  }
+  return V;
 }
 
 }  // namespace tryon::avatars

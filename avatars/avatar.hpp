@@ -29,6 +29,12 @@ struct Avatar {
   int welded_vertices = 0;   ///< duplicates merged on load
   EdgeTopology topology;     ///< boundary / non-manifold edge counts after welding
   BodyFrameGuess frame;      ///< the file's up axis and facing, and how they were found
+  /// How the file's vertices became the body's: body vertex i = file_to_body · file vertex
+  /// file_vertex[i] + file_offset (file_vertex empty: the same index).
+  Mat3 file_to_body = Mat3::Identity();
+  Vec3 file_offset = Vec3::Zero();
+  std::vector<int> file_vertex;
+  int file_vertices = 0;  ///< vertices in the file (before welding)
   std::vector<std::string> warnings;
 };
 
@@ -43,6 +49,11 @@ Avatar load_avatar(const std::filesystem::path& path, const AvatarOptions& optio
 /// read_mesh); `name` is the body's name, `source` names it in messages. Used by the fuzzers.
 Avatar make_avatar(TriMesh mesh, const std::string& name, const std::string& source,
                    const AvatarOptions& options = {});
+
+/// The file's vertices `V_file` (the file's vertex count and order, e.g. another frame of the
+/// body's motion) brought to the body's frame as the body's own were (welded, turned, scaled,
+/// moved). Throws InputError when the count differs from the file the body came from.
+Points3 to_body_frame(const Avatar& body, ConstRef<Points3> V_file);
 
 /// Metres per unit for a body `height` units tall: 1, 0.1, 0.01 or 0.001, whichever makes
 /// it 1.0–2.2 m tall; nullopt when none does.

@@ -33,8 +33,9 @@ void check_mesh(const TriMesh& mesh, const std::string& what) {
     throw InputError(what + ": texture coordinates do not match the vertices");
 }
 
-int weld_vertices(TriMesh& mesh, double tolerance) {
+int weld_vertices(TriMesh& mesh, double tolerance, std::vector<int>* kept_out) {
   const int n = mesh.num_vertices();
+  if (kept_out) kept_out->clear();
   if (n == 0) return 0;
   std::vector<int> remap(n, -1);
   std::vector<int> kept;
@@ -116,6 +117,7 @@ int weld_vertices(TriMesh& mesh, double tolerance) {
   mesh.V = std::move(V);
   mesh.F = std::move(F);
   mesh.UV = std::move(UV);
+  if (kept_out) *kept_out = std::move(kept);
   return removed;
 }
 

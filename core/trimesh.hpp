@@ -31,7 +31,8 @@ void check_mesh(const TriMesh& mesh, const std::string& what);
 /// Welds vertices closer than `tolerance` (in the mesh's unit; 0 = bit-identical positions
 /// only), drops triangles that become degenerate (two equal indices). Returns the number of
 /// vertices removed. Distinct vertices that merely lie close are merged only with tolerance > 0.
-int weld_vertices(TriMesh& mesh, double tolerance);
+/// `kept` (optional) receives, per welded vertex, the index it had before.
+int weld_vertices(TriMesh& mesh, double tolerance, std::vector<int>* kept = nullptr);
 
 /// Edge statistics of a triangle mesh.
 struct EdgeTopology {

@@ -1,0 +1,130 @@
+#include "avatars/motion.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "core/logger.hpp"
+#include "core/mesh_io.hpp"
+
+namespace tryon::avatars {
+
+namespace fs = std::filesystem;
+
+Points3 BodyMotion::at(double t) const {
+  if (frames.empty()) return body.mesh.V;
+  const double f = std::clamp(t * fps, 0.0, static_cast<double>(frames.size() - 1));
+  const auto k = static_cast<std::size_t>(std::floor(f));
+  if (k + 1 >= frames.size()) return frames.back();
+  const double a = f - static_cast<double>(k);
+  return (1 - a) * frames[k] + a * frames[k + 1];
+}
+
+BodyMotion normalise_motion(RawMotion raw, const std::string& name, const AvatarOptions& options) {
+  const std::string what = "motion '" + raw.source + "'";
+  if (raw.frames.empty()) throw InputError(what + " has no frames");
+  if (!(raw.fps > 0 && raw.fps <= 1000)) throw InputError(what + ": fps must be between 0 and 1000");
+  for (std::size_t k = 0; k < raw.frames.size(); ++k) {
+    if (raw.frames[k].rows() != raw.first.V.rows())
+      throw InputError(what + ": frame " + std::to_string(k) + " has " + std::to_string(raw.frames[k].rows()) +
+                       " vertices, frame 0 has " + std::to_string(raw.first.V.rows()) +
+                       " (a motion's frames share one mesh)");
+    if (!raw.frames[k].allFinite()) throw InputError(what + ": frame " + std::to_string(k) + " has a non-finite vertex");
+  }
+  BodyMotion m;
+  m.fps = raw.fps;
+  m.source = raw.source;
+  TriMesh first = raw.first;
+  first.V = raw.frames[0];
+  m.body = make_avatar(std::move(first), name, raw.source, options);
+  m.frames.reserve(raw.frames.size());
+  for (const Points3& V : raw.frames) m.frames.push_back(to_body_frame(m.body, V));
+  return m;
+}
+
+RawMotion read_mesh_sequence(const std::vector<fs::path>& files, double fps) {
+  if (files.empty()) throw InputError("a mesh sequence needs at least one mesh");
+  RawMotion raw;
+  raw.fps = fps;
+  raw.source = files.front().parent_path().string();
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    TriMesh mesh = read_mesh(files[k]);
+    if (k == 0) {
+      raw.first = mesh;
+    } else if (mesh.V.rows() != raw.first.V.rows() || mesh.F != raw.first.F) {
+      throw InputError("mesh sequence: '" + files[k].string() + "' has " + std::to_string(mesh.V.rows()) +
+                       " vertices and " + std::to_string(mesh.F.rows()) + " triangles, '" + files[0].string() +
+                       "' has " + std::to_string(raw.first.V.rows()) + " and " +
+                       std::to_string(raw.first.F.rows()) + ": the frames of a motion share one mesh");
+    }
+    raw.frames.push_back(std::move(mesh.V));
+  }
+  return raw;
+}
+
+namespace {
+
+bool is_mesh_file(const fs::path& p) {
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext == ".obj" || ext == ".ply" || ext == ".stl";
+}
+
+std::vector<fs::path> meshes_in_folder(const fs::path& dir) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file() && is_mesh_file(e.path())) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw InputError("motion folder '" + dir.string() + "' has no OBJ, PLY or STL meshes");
+  return files;
+}
+
+std::vector<fs::path> meshes_in_list(const fs::path& list) {
+  std::ifstream in(list);
+  if (!in) throw InputError("cannot read motion list '" + list.string() + "'");
+  std::vector<fs::path> files;
+  std::string line;
+  while (std::getline(in, line)) {
+    line.erase(0, line.find_first_not_of(" \t\r"));
+    line.erase(line.find_last_not_of(" \t\r") + 1);
+    if (line.empty() || line[0] == '#') continue;
+    const fs::path p(line);
+    files.push_back(p.is_absolute() ? p : list.parent_path() / p);
+  }
+  if (files.empty()) throw InputError("motion list '" + list.string() + "' names no meshes");
+  return files;
+}
+
+// Keeps frames first..last of the motion (before it is normalised: the body is the first kept).
+void keep_frames(RawMotion& m, const MotionOptions& o) {
+  const int n = static_cast<int>(m.frames.size());
+  const int last = o.last < 0 ? n - 1 : o.last;
+  if (o.first < 0 || o.first > last || last >= n)
+    throw InputError("frames " + std::to_string(o.first) + ":" + std::to_string(last) +
+                     " are not within the motion's 0:" + std::to_string(n - 1));
+  m.frames = std::vector<Points3>(m.frames.begin() + o.first, m.frames.begin() + last + 1);
+}
+
+}  // namespace
+
+BodyMotion load_motion(const fs::path& path, const MotionOptions& options) {
+  if (!fs::exists(path)) throw InputError("motion '" + path.string() + "' does not exist");
+  RawMotion raw;
+  if (fs::is_directory(path)) {
+    raw = read_mesh_sequence(meshes_in_folder(path), options.fps);
+  } else {
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (ext == ".txt" || ext == ".list")
+      raw = read_mesh_sequence(meshes_in_list(path), options.fps);
+    else
+      throw InputError("motion '" + path.string() + "': not a folder of meshes or a list of them");
+  }
+  keep_frames(raw, options);
+  BodyMotion m = normalise_motion(std::move(raw), path.stem().string(), options.avatar);
+  logger().info("motion {}: {} frames at {} fps ({:.2f} s)", m.source, m.frames.size(), m.fps, m.duration_s());
+  return m;
+}
+
+}  // namespace tryon::avatars
