@@ -13,6 +13,8 @@ constexpr int kExitOk = 0, kExitNotClean = 1, kExitBadInput = 2, kExitInternal =
 void add_inspect_command(CLI::App& app, std::function<int()>& run);
 /// Adds `drape`.
 void add_drape_command(CLI::App& app, std::function<int()>& run);
+/// Adds `animate` (a garment following a moving body).
+void add_animate_command(CLI::App& app, std::function<int()>& run);
 /// Adds `check`.
 void add_check_command(CLI::App& app, std::function<int()>& run);
 /// Adds `batch` (many drapes, each in its own child process running `drape`).

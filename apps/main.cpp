@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
   std::function<int()> run;
   apps::add_inspect_command(app, run);
   apps::add_drape_command(app, run);
+  apps::add_animate_command(app, run);
   apps::add_check_command(app, run);
   apps::add_batch_command(app, run);
   apps::add_view_command(app, run);

@@ -148,6 +148,10 @@ const Points3* Contact::resting_normals() const {
   return impl_->contact_normal.rows() > 0 ? &impl_->contact_normal : nullptr;
 }
 
+const Points3* Contact::resting_velocities() const {
+  return impl_->body_moving() && impl_->contact_body_velocity.rows() > 0 ? &impl_->contact_body_velocity : nullptr;
+}
+
 const PenaltyContacts* Contact::penalty_contacts() const {
   return impl_->settings.body_stiffness > 0 ? &impl_->penalty : nullptr;
 }
@@ -269,12 +273,14 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
 void Contact::Impl::slow_down(const ClothModel& model, ConstRef<Points3> x_prev, Points3& x_new, Points3& v_new,
                               double dt) const {
   const ContactSettings& s = settings;
-  // Speed guard: x_new = x_prev + dt v_new for the particles slowed down.
+  // Speed guard: x_new = x_prev + dt v_new for the particles slowed down. Cloth a moving body
+  // carries may go as fast as the body's fastest point besides.
+  const double max_speed = s.max_speed + body_speed_max;
   for (int i = 0; i < model.num_particles(); ++i) {
     if (!movable(model, i)) continue;
     const double speed = v_new.row(i).norm();
-    if (speed > s.max_speed) {
-      v_new.row(i) *= s.max_speed / speed;
+    if (speed > max_speed) {
+      v_new.row(i) *= max_speed / speed;
       x_new.row(i) = x_prev.row(i) + dt * v_new.row(i);
     }
   }
@@ -323,6 +329,40 @@ void Contact::Impl::limit_strain_on_body(const ClothModel& model, Points3& x_new
     limit_strain(model, model.material.strain_limit, x_new, s.strain_limit_sweeps, 1e-4, on_body);
     v_new += (x_new - x_before_limit) / dt;
   }
+}
+
+}  // namespace tryon::cloth
+
+namespace tryon::cloth {
+
+void Contact::set_body_motion(std::function<Points3(double)> pose) {
+  Impl& m = *impl_;
+  m.body_pose = std::move(pose);
+  m.body_velocity.resize(0, 3);
+  m.body_swept_bvh = m.body_bvh;  // the same structure, refitted over each step
+}
+
+void Contact::begin_step(const ClothModel& /*model*/, double time, double dt) {
+  Impl& m = *impl_;
+  if (!m.body_pose || !(dt > 0)) return;
+  // The start pose is computed, not taken from body_V: after a rollback the body stands where
+  // the failed attempt left it.
+  m.body_start = m.body_pose(time);
+  Points3 end = m.body_pose(time + dt);
+  if (end.rows() != m.body_V.rows() || m.body_start.rows() != m.body_V.rows())
+    throw std::invalid_argument("Contact: the body's pose has a different vertex count");
+  m.body_velocity = (end - m.body_start) / dt;
+  m.body_step_max = (end - m.body_start).rowwise().norm().maxCoeff();
+  m.body_speed_max = m.body_step_max / dt;
+  m.body_V = std::move(end);
+  m.body_full = m.body_V;
+  m.body_inset.setZero(m.body_V.rows(), 3);
+  m.growth = 1;
+  m.body_bvh.refit(m.body_V, m.body_F);
+  collision::refit_swept(m.body_swept_bvh, m.body_start, m.body_V, m.body_F);
+  m.body_pairs.clear();
+  m.body_swept_pairs.clear();
+  m.compute_body_normals();
 }
 
 }  // namespace tryon::cloth

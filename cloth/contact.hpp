@@ -33,6 +33,7 @@
 //     moves with its mean velocity, or stops if it holds a pinned particle or one the body
 //     sent back. The test repeats until no pass-through is left, or the rounds run out: then
 //     the involved particles stop at x_prev, and the whole cloth does if that is not enough.
+#include <functional>
 #include <memory>
 
 #include "cloth/simulator.hpp"
@@ -126,6 +127,16 @@ class Contact : public ContactStage {
   void set_body_growth(double s);
   double body_growth() const;
 
+  /// The body moves: `pose(t)` gives its vertices (|V_body|×3, over its triangles) at simulated
+  /// time t (s). Before every step the body takes its pose at the step's end (its trees
+  /// refitted, its normals found again); contacts work with the body's velocity, so friction
+  /// carries the cloth with it [Bridson, Fedkiw & Anderson 2002, §7.2: relative velocities],
+  /// the continuous tests with its motion over the step, and cloth the body would pass through
+  /// moves with the body instead of back to where it was. The body must stand at pose(t) when
+  /// the first step at time t begins (nothing else moves it; growth stays 1).
+  void set_body_motion(std::function<Points3(double)> pose);
+  void begin_step(const ClothModel& model, double time, double dt) override;
+
   const ContactStats& stats() const { return stats_; }
   /// Whether a step of the current frame ran out of fail-safe rounds and stopped cloth that
   /// wanted to move: such a frame is not evidence of rest.
@@ -134,6 +145,8 @@ class Contact : public ContactStage {
   const Segments* joined_particles() const override;
   /// The body contacts of the last step (normals of the particles the body pushed out).
   const Points3* resting_normals() const override;
+  /// The body's velocity under the particles of resting_normals (null while it stands still).
+  const Points3* resting_velocities() const override;
   /// The body contacts of the last step as penalty forces (with body_stiffness > 0).
   const PenaltyContacts* penalty_contacts() const override;
   double body_friction() const override;

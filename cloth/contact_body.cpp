@@ -10,16 +10,17 @@ namespace tryon::cloth {
 
 namespace {
 
-// Removes the approaching normal velocity and applies Coulomb friction to the tangential part
-// [Bridson, Fedkiw & Anderson 2002, §7.2]: |Δv_t| ≤ μ |Δv_n|.
-void contact_velocity(Eigen::Ref<Eigen::RowVector3d> v, const Vec3& n, double mu) {
-  const Vec3 vel = v.transpose();
+// Removes the approaching normal velocity relative to the body (whose velocity there is
+// `body`) and applies Coulomb friction to the relative tangential part [Bridson, Fedkiw &
+// Anderson 2002, §7.2]: |Δv_t| ≤ μ |Δv_n|.
+void contact_velocity(Eigen::Ref<Eigen::RowVector3d> v, const Vec3& n, double mu, const Vec3& body = Vec3::Zero()) {
+  const Vec3 vel = v.transpose() - body;
   const double vn = vel.dot(n);
   if (vn >= 0) return;
   Vec3 vt = vel - vn * n;
   const double t = vt.norm();
   if (t > 0) vt *= std::max(0.0, 1.0 - mu * (-vn) / t);
-  v = vt.transpose();
+  v = (body + vt).transpose();
 }
 
 // Index of the closest hit of each key in `hits`, which come sorted by key (the first of equally
@@ -53,6 +54,7 @@ void Contact::Impl::body_proximity(const ClothModel& model, ConstRef<Points3> x_
   was_in_contact.swap(in_contact);
   in_contact.assign(n, 0);
   contact_normal.setZero(n, 3);
+  if (body_moving()) contact_body_velocity.setZero(n, 3);
   // In the drape, each cloth vertex looks `thickness` plus its own displacement in this step far
   // (at most 5 cm), so one that got into the body in this step is found from inside. With one
   // reach for all, the largest displacement of the step (6.4 mm on average in the shirt's drape
@@ -67,6 +69,8 @@ void Contact::Impl::body_proximity(const ClothModel& model, ConstRef<Points3> x_
   // a quirk the sewing is tuned with, not a rule (see the issue note).
   reach_extra = (x_new - x_prev).rowwise().norm().cwiseMin(0.05);
   if (!with_penalty) reach_extra.setConstant(reach_extra.maxCoeff());
+  // A moving body reaches cloth as far as it moved in the step.
+  if (body_moving()) reach_extra = (reach_extra.array() + body_step_max).cwiseMin(0.05).matrix();
   collision::refit_inflated(cloth_bvh, x_new, cloth_F, reach_extra);
   const collision::ProximityMesh cloth{x_new, cloth_F, cloth_topo, cloth_bvh};
   const collision::ProximityMesh body{body_V, body_F, body_topo, body_bvh};
@@ -103,11 +107,14 @@ void Contact::Impl::project_cloth_vertices(const ClothModel& model, const collis
     const Vec3 dir = (signed_dist > 1e-12 && h.distance > 1e-12) ? Vec3((x - h.point) / h.distance) : nrm;
     if (!with_penalty || signed_dist < s.body_floor) {
       x_new.row(v) = (h.point + (with_penalty ? s.body_floor : s.thickness) * dir).transpose();
-      contact_velocity(v_new.row(v), dir, s.friction);
+      contact_velocity(v_new.row(v), dir, s.friction, body_velocity_at(h.triangle, h.bary));
     }
-    if (with_penalty) pending.push_back({PenaltyContact{{v, -1, -1}, Vec3(1, 0, 0), dir, 0}, h.point});
+    if (with_penalty)
+      pending.push_back(
+          {PenaltyContact{{v, -1, -1}, Vec3(1, 0, 0), dir, 0, body_velocity_at(h.triangle, h.bary)}, h.point});
     in_contact[v] = 1;
     contact_normal.row(v) = dir.transpose();
+    if (body_moving()) contact_body_velocity.row(v) = body_velocity_at(h.triangle, h.bary).transpose();
     ++stats.body_contacts;
   }
 }
@@ -127,6 +134,7 @@ void Contact::Impl::push_by_body_vertices(const ClothModel& model, const collisi
   // near a body triangle above does, so that neither the strain limiting of step 1b nor the
   // integrator's contact filter in the next step pulls it back in.
   push.setZero(n, 3);
+  if (body_moving()) push_velocity.setZero(n, 3);
   // As penalty forces, one contact per body vertex, with its closest cloth triangle. A body
   // vertex is within `thickness` of every cloth triangle around the one it lies under, and
   // summed, its push changed by whole multiples as the cloth slid over it (the slim tank on
@@ -142,12 +150,14 @@ void Contact::Impl::push_by_body_vertices(const ClothModel& model, const collisi
     const double signed_dist = (h.point - Vec3(body_V.row(h.vertex))).dot(nrm);
     if (signed_dist >= s.thickness) continue;
     if (with_penalty) {
-      PenaltyContact c{{cloth_F(h.triangle, 0), cloth_F(h.triangle, 1), cloth_F(h.triangle, 2)}, h.bary, nrm, 0};
+      PenaltyContact c{{cloth_F(h.triangle, 0), cloth_F(h.triangle, 1), cloth_F(h.triangle, 2)}, h.bary, nrm, 0,
+                       body_vertex_velocity(h.vertex)};
       for (int k = 0; k < 3; ++k) {
         const int p = c.particle[k];
         if (h.bary[k] > 0 && !in_contact[p]) {
           in_contact[p] = 1;
           contact_normal.row(p) = nrm.transpose();
+          if (body_moving()) contact_body_velocity.row(p) = body_velocity.row(h.vertex);
         }
       }
       pending.push_back({c, Vec3(body_V.row(h.vertex))});
@@ -159,7 +169,10 @@ void Contact::Impl::push_by_body_vertices(const ClothModel& model, const collisi
       const int p = cloth_F(h.triangle, k);
       if (!movable(model, p) || h.bary[k] <= 0) continue;
       const Vec3 push_p = (h.bary[k] * delta / w2) * nrm;
-      if (push_p.squaredNorm() > push.row(p).squaredNorm()) push.row(p) = push_p.transpose();
+      if (push_p.squaredNorm() > push.row(p).squaredNorm()) {
+        push.row(p) = push_p.transpose();
+        if (body_moving()) push_velocity.row(p) = body_velocity.row(h.vertex);
+      }
     }
   }
   for (int p = 0; p < n; ++p) {
@@ -167,10 +180,11 @@ void Contact::Impl::push_by_body_vertices(const ClothModel& model, const collisi
     if (len == 0) continue;
     const Vec3 dir = push.row(p).transpose() / len;
     x_new.row(p) += push.row(p);
-    contact_velocity(v_new.row(p), dir, s.friction);
+    contact_velocity(v_new.row(p), dir, s.friction, body_moving() ? Vec3(push_velocity.row(p)) : Vec3::Zero());
     if (!in_contact[p]) {
       in_contact[p] = 1;
       contact_normal.row(p) = dir.transpose();
+      if (body_moving()) contact_body_velocity.row(p) = push_velocity.row(p);
     }
   }
 }
@@ -193,7 +207,8 @@ void Contact::Impl::collect_edge_penalties(const collision::ProximityResult& pro
     if (h.distance >= s.thickness || h.distance < 1e-9) continue;        // at 0 the normal is undefined
     if (h.normal.dot(Vec3(edge_normal.row(h.edge_b))) <= 0) continue;  // on the body edge's inner side
     const int a = cloth_topo.edges(e, 0), b = cloth_topo.edges(e, 1);
-    pending.push_back({PenaltyContact{{a, b, -1}, Vec3(1 - h.s, h.s, 0), h.normal, 0}, h.point_b});
+    pending.push_back(
+        {PenaltyContact{{a, b, -1}, Vec3(1 - h.s, h.s, 0), h.normal, 0, body_edge_velocity(h.edge_b, h.t)}, h.point_b});
   }
 }
 

@@ -25,6 +25,9 @@ struct Contact::Impl::FailSafe {
   const int n;
   const collision::MovingMesh body_moving;
   std::vector<char> reverted;  // per particle: sent back to x_prev by the body tests
+  // Per particle: how far a moving body carried it from x_prev, where the body sent it back
+  // (zero when the body stands still): such a particle starts again from x_prev + carry.
+  Points3 carry;
   // Per seam pair: sent back apart (see hold_closed_pairs), to open again (reopen_sent_apart).
   std::vector<char> sent_apart;
   // Impact zones (see move_zones): a union–find over the particles, merged across rounds.
@@ -41,14 +44,19 @@ struct Contact::Impl::FailSafe {
         dt(step),
         s(impl.settings),
         n(cloth_model.num_particles()),
-        body_moving{impl.body_V, impl.body_V, impl.body_F, impl.body_topo, impl.body_bvh},
+        body_moving{impl.body_moving() ? impl.body_start : impl.body_V, impl.body_V, impl.body_F, impl.body_topo,
+                    impl.body_moving() ? impl.body_swept_bvh : impl.body_bvh},
         reverted(n, 0),
+        carry(Points3::Zero(n, 3)),
         sent_apart(impl.seams.rows(), 0),
         zone(n),
         in_zone(n, 0),
         v_start(v) {
     for (int i = 0; i < n; ++i) zone[i] = i;
   }
+
+  // Where particle i starts again when sent back: x_prev, carried with a moving body.
+  Vec3 start(int i) const { return (x_prev.row(i) + carry.row(i)).transpose(); }
 
   int find(int i) {
     while (zone[i] != i) i = zone[i] = zone[zone[i]];
@@ -106,13 +114,13 @@ int Contact::Impl::FailSafe::hold_closed_pairs(bool give_up) {
       sent_apart[k] = 1;
       for (int p : {a, b}) {
         if (!movable(model, p)) continue;
-        if (x_new.row(p) != x_prev.row(p)) ++moved;
-        x_new.row(p) = x_prev.row(p);
+        if (x_new.row(p) != start(p).transpose()) ++moved;
+        x_new.row(p) = start(p).transpose();
         reverted[p] = 1;
       }
       continue;
     }
-    const Vec3 xa = back ? Vec3(x_prev.row(a)) : Vec3(x_new.row(a)), xb = back ? Vec3(x_prev.row(b)) : Vec3(x_new.row(b));
+    const Vec3 xa = back ? start(a) : Vec3(x_new.row(a)), xb = back ? start(b) : Vec3(x_new.row(b));
     const Vec3 x = (xa * wb + xb * wa) / (wa + wb);  // the heavier (smaller inv_mass) particle weighs more
     const Vec3 v = (Vec3(v_new.row(a)) * wb + Vec3(v_new.row(b)) * wa) / (wa + wb);
     for (int p : {a, b}) {
@@ -145,14 +153,20 @@ int Contact::Impl::FailSafe::round() {
 
 // A cloth vertex, edge or triangle that would pass through the body goes back to where it
 // was, keeping the part of its velocity along the body (the face's, edge's or vertex's
-// normal removed), so it slides on next step instead of sticking. Returns how many went back.
+// normal removed), so it slides on next step instead of sticking. A moving body carries it:
+// it goes back to where it was plus how far the body moved there (x_prev itself may be where
+// the body now is), and keeps its velocity relative to the body's. Returns how many went back.
 int Contact::Impl::FailSafe::send_back_from_body(const collision::ContinuousResult& body_hits) {
   int slid = 0;
-  auto slide_back = [&](int i, const Vec3& nrm) {
-    if (!movable(model, i) || x_new.row(i) == x_prev.row(i)) return;
-    x_new.row(i) = x_prev.row(i);
-    const double vn = v_new.row(i).dot(nrm);
-    if (vn < 0) v_new.row(i) -= vn * nrm.transpose();
+  auto slide_back = [&](int i, const Vec3& nrm, const Vec3& body_v) {
+    const Vec3 target = Vec3(x_prev.row(i)) + dt * body_v;
+    if (!movable(model, i) || x_new.row(i) == target.transpose()) return;
+    x_new.row(i) = target.transpose();
+    carry.row(i) = (dt * body_v).transpose();
+    Vec3 v = Vec3(v_new.row(i)) - body_v;
+    const double vn = v.dot(nrm);
+    if (vn < 0) v -= vn * nrm;
+    v_new.row(i) = (body_v + v).transpose();
     reverted[i] = 1;
     ++slid;
   };
@@ -169,19 +183,20 @@ int Contact::Impl::FailSafe::send_back_from_body(const collision::ContinuousResu
   };
   for (const auto& h : body_hits.vertex_face) {
     const Vec3 nrm = m.face_normal.row(h.triangle);
-    if (started_outside(h.impact.normal, nrm)) slide_back(h.vertex, nrm);
+    if (started_outside(h.impact.normal, nrm)) slide_back(h.vertex, nrm, m.body_velocity_at(h.triangle, h.impact.bary));
   }
   for (const auto& h : body_hits.face_vertex) {
     const Vec3 nrm = m.vertex_normal.row(h.vertex);
     // The impact normal points from the cloth face to the body vertex: the cloth was outside
     // when the vertex was on the face's inner side, against the vertex's outward normal.
     if (!started_outside(-h.impact.normal, nrm)) continue;
-    for (int k = 0; k < 3; ++k) slide_back(m.cloth_F(h.triangle, k), nrm);
+    for (int k = 0; k < 3; ++k) slide_back(m.cloth_F(h.triangle, k), nrm, m.body_vertex_velocity(h.vertex));
   }
   for (const auto& h : body_hits.edge_edge) {
     const Vec3 nrm = m.edge_normal.row(h.edge_b);
     if (!started_outside(h.impact.normal, nrm)) continue;
-    for (int k = 0; k < 2; ++k) slide_back(m.cloth_topo.edges(h.edge_a, k), nrm);
+    for (int k = 0; k < 2; ++k)
+      slide_back(m.cloth_topo.edges(h.edge_a, k), nrm, m.body_edge_velocity(h.edge_b, h.impact.t));
   }
   return slid;
 }
@@ -253,8 +268,9 @@ int Contact::Impl::FailSafe::move_zones(const std::vector<int>& involved) {
   for (int i = 0; i < n; ++i) {
     auto it = sums.find(find(i));
     if (it == sums.end() || !movable(model, i)) continue;
-    const Vec3 v = std::isinf(it->second.second) ? Vec3::Zero() : Vec3(it->second.first / it->second.second);
-    const Vec3 x = Vec3(x_prev.row(i)) + dt * v;
+    const bool stopped = std::isinf(it->second.second);  // carried by a moving body, if it was
+    const Vec3 v = stopped ? Vec3(carry.row(i) / dt) : Vec3(it->second.first / it->second.second);
+    const Vec3 x = stopped ? start(i) : Vec3(Vec3(x_prev.row(i)) + dt * v);
     if (x_new.row(i) == x.transpose()) continue;
     x_new.row(i) = x.transpose();
     v_new.row(i) = v.transpose();
@@ -270,8 +286,8 @@ void Contact::Impl::FailSafe::give_up() {
   for (int i = 0; i < n; ++i) ++zone_size[find(i)];
   for (int i = 0; i < n; ++i)
     if (reverted[i] || zone_size[find(i)] > 1) {
-      x_new.row(i) = x_prev.row(i);
-      v_new.row(i).setZero();
+      x_new.row(i) = start(i).transpose();
+      v_new.row(i) = carry.row(i) / dt;
     }
   hold_closed_pairs(true);
   collision::refit_swept(m.swept_bvh, x_prev, x_new, m.cloth_F);
@@ -285,9 +301,9 @@ void Contact::Impl::FailSafe::give_up() {
     clear = left.empty();
   }
   if (clear) return;
-  x_new = x_prev;
+  x_new = x_prev + carry;
   for (int i = 0; i < n; ++i)
-    if (reverted[i] || zone_size[find(i)] > 1) v_new.row(i).setZero();
+    if (reverted[i] || zone_size[find(i)] > 1) v_new.row(i) = carry.row(i) / dt;
   // Pairs that closed in this step are apart at x_prev: they open again (below), like
   // those sent back apart. Counted closed, every later step snapped them shut, and where
   // the fail-safe could not settle the snap the whole cloth went back again, step after

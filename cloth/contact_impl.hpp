@@ -6,6 +6,7 @@
 //   contact_body.cpp      body proximity (step 1) and the penalty contacts' depths
 //   contact_self.cpp      self repulsion (step 2) and untangling (2b)
 //   contact_failsafe.cpp  the continuous-collision fail-safe (step 3)
+#include <functional>
 #include <initializer_list>
 #include <utility>
 #include <vector>
@@ -33,6 +34,27 @@ struct Contact::Impl {
   // Growth: body_V = body_full + (1 − growth) · body_inset (see Contact::shrink_body).
   Points3 body_full, body_inset;
   double growth = 1;
+  // Motion (see Contact::set_body_motion): the pose at a time, the body at the step's start
+  // (body_V is at its end), its vertices' velocities over the step (empty: the body stands
+  // still), a swept tree over the step, its largest displacement and speed in the step.
+  std::function<Points3(double)> body_pose;
+  Points3 body_start, body_velocity;
+  collision::Bvh<collision::Aabb> body_swept_bvh;
+  double body_step_max = 0, body_speed_max = 0;
+  bool body_moving() const { return body_velocity.rows() > 0; }
+  // The body's velocity at a point of triangle t with weights `bary`, of vertex v, along edge e
+  // at (1 − s) a + s b (zero when the body stands still).
+  Vec3 body_velocity_at(int t, const Vec3& bary) const {
+    if (!body_moving()) return Vec3::Zero();
+    Vec3 v = Vec3::Zero();
+    for (int k = 0; k < 3; ++k) v += bary[k] * body_velocity.row(body_F(t, k)).transpose();
+    return v;
+  }
+  Vec3 body_vertex_velocity(int v) const { return body_moving() ? Vec3(body_velocity.row(v)) : Vec3::Zero(); }
+  Vec3 body_edge_velocity(int e, double s) const {
+    if (!body_moving()) return Vec3::Zero();
+    return (1 - s) * body_velocity.row(body_topo.edges(e, 0)).transpose() + s * body_velocity.row(body_topo.edges(e, 1)).transpose();
+  }
   // Cloth: one tree refitted every step, one swept tree for the continuous tests.
   Triangles cloth_F;
   collision::MeshTopology cloth_topo;
@@ -52,7 +74,9 @@ struct Contact::Impl {
   std::vector<char> in_contact;
   std::vector<char> was_in_contact;  // in_contact of the step before
   Points3 contact_normal, x_before_limit;
+  Points3 contact_body_velocity;  // the body's velocity under each particle in contact (moving body)
   Points3 push;  // per particle: the push out of the body's vertices (step 1)
+  Points3 push_velocity;  // per particle: the velocity of the body vertex that pushed it (moving body)
   Eigen::VectorXd reach_extra;  // per particle: how much farther than `thickness` it looks (step 1)
   // Penalty contacts (settings.body_stiffness > 0): found in step 1, each with its point on
   // the body (anchor); their depths are measured at the end of resolve.

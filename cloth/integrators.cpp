@@ -406,7 +406,7 @@ ImplicitEuler::~ImplicitEuler() = default;
 
 void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, ForceWorkspace& ws,
                          Points3& x_new, Points3& v_new, const Points3* resting, double friction,
-                         const PenaltyContacts* penalty) {
+                         const PenaltyContacts* penalty, const Points3* resting_velocity) {
   Impl& I = *impl_;
   if (I.np != m.num_particles()) throw std::logic_error("ImplicitEuler: model changed size");
   const int np = I.np;
@@ -448,10 +448,11 @@ void ImplicitEuler::step(const ClothModel& m, double dt, const Vec3& gravity, Fo
     if (!held.empty() && held[p] && friction > 0) {
       // Coulomb: the tangential velocity loses at most mu · (normal impulse) / m.
       const Vec3 n = resting->row(p).transpose();
-      const Vec3 v = v_new.row(p).transpose();
+      const Vec3 body = resting_velocity ? Vec3(resting_velocity->row(p)) : Vec3::Zero();
+      const Vec3 v = v_new.row(p).transpose() - body;  // relative to the body
       const Vec3 vt = v - v.dot(n) * n;
       const double brake = friction * h * -f.row(p).dot(n) / m.mass[p], speed = vt.norm();
-      v_new.row(p) = (speed <= brake ? Vec3(v - vt) : Vec3(v - vt * (brake / speed))).transpose();
+      v_new.row(p) = (body + (speed <= brake ? Vec3(v - vt) : Vec3(v - vt * (brake / speed)))).transpose();
     }
     x_new.row(p) = m.x.row(p) + h * v_new.row(p);
   }
@@ -534,9 +535,10 @@ void ImplicitEuler::Impl::add_penalty_contacts(const ClothModel& m, const Penalt
   const double damp = penalty.damping * kappa * h;
   std::vector<double> load(np, 0.0);  // normal force on each particle (N)
   Points3 load_dir = Points3::Zero(np, 3);
+  Points3 load_velocity = Points3::Zero(np, 3);  // the body's velocity under it, weighted by load
   for (const PenaltyContact& c : penalty.list) {
     const Mat3 nn = c.normal * c.normal.transpose();
-    double vn = 0;
+    double vn = -c.normal.dot(c.body_velocity);  // relative to a moving body
     for (int k = 0; k < 3; ++k)
       if (c.particle[k] >= 0) vn += c.weight[k] * c.normal.dot(m.v.row(c.particle[k]).transpose());
     for (int k = 0; k < 3; ++k) {
@@ -545,6 +547,7 @@ void ImplicitEuler::Impl::add_penalty_contacts(const ClothModel& m, const Penalt
       b.segment<3>(3 * pk) += h * c.weight[k] * (kappa * (c.depth - h * vn) - damp * vn) * c.normal;
       load[pk] += kappa * c.depth * c.weight[k];
       load_dir.row(pk) += (kappa * c.depth * c.weight[k] * c.normal).transpose();
+      load_velocity.row(pk) += (kappa * c.depth * c.weight[k] * c.body_velocity).transpose();
       for (int l = 0; l < 3; ++l) {
         const int pl = c.particle[l];
         if (pl < 0 || pinned(m, pl)) continue;
@@ -558,7 +561,7 @@ void ImplicitEuler::Impl::add_penalty_contacts(const ClothModel& m, const Penalt
       if (load[p] <= 0 || pinned(m, p)) continue;
       const Vec3 n = load_dir.row(p).transpose().normalized();
       const Mat3 P = Mat3::Identity() - n * n.transpose();
-      const Vec3 vt = P * m.v.row(p).transpose();
+      const Vec3 vt = P * (m.v.row(p) - load_velocity.row(p) / load[p]).transpose();  // relative to the body
       const double c = penalty.friction * load[p] / std::max(vt.norm(), penalty.stick_speed);
       blocks[diag_slot[p]] += h * c * P;
       b.segment<3>(3 * p) -= h * c * vt;

@@ -63,6 +63,7 @@ struct PenaltyContact {
   Vec3 weight = Vec3::Zero();
   Vec3 normal = Vec3::Zero();
   double depth = 0;  ///< m
+  Vec3 body_velocity = Vec3::Zero();  ///< of the body where it touches (m/s): the contact acts on the relative velocity
 };
 struct PenaltyContacts {
   std::vector<PenaltyContact> list;
@@ -127,9 +128,11 @@ class ImplicitEuler {
   /// body's normal force on such a particle (the inward part of its force) brakes its
   /// tangential velocity by Coulomb friction with coefficient `friction`.
   /// `penalty` (optional): body contacts as penalty forces (see PenaltyContacts).
+  /// `resting_velocity` (optional, |P|×3): a moving body's velocity under each resting
+  /// particle; friction brakes the tangential velocity relative to it.
   void step(const ClothModel& model, double dt, const Vec3& gravity, ForceWorkspace& ws,
             Points3& x_new, Points3& v_new, const Points3* resting = nullptr, double friction = 0,
-            const PenaltyContacts* penalty = nullptr);
+            const PenaltyContacts* penalty = nullptr, const Points3* resting_velocity = nullptr);
   const Stats& last_stats() const { return stats_; }
 
  private:

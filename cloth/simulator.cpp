@@ -107,12 +107,14 @@ double Simulator::current_dt() const {
 }
 
 bool Simulator::step(double dt, std::string* why) {
+  if (contact_) contact_->begin_step(model_, step_time_, dt);
   const Vec3 gravity = frame_ < settings_.zero_gravity_frames ? Vec3::Zero() : settings_.gravity;
   if (settings_.integrator == IntegratorKind::explicit_euler) {
     explicit_euler_step(model_, dt, gravity, ws_, x_new_, v_new_);
   } else {
     implicit_->step(model_, dt, gravity, ws_, x_new_, v_new_, contact_ ? contact_->resting_normals() : nullptr,
-                    contact_ ? contact_->body_friction() : 0.0, contact_ ? contact_->penalty_contacts() : nullptr);
+                    contact_ ? contact_->body_friction() : 0.0, contact_ ? contact_->penalty_contacts() : nullptr,
+                    contact_ ? contact_->resting_velocities() : nullptr);
     cg_iterations_frame_ += implicit_->last_stats().cg_iterations;
   }
   degenerate_frame_ += ws_.degenerate;
@@ -154,6 +156,7 @@ bool Simulator::step(double dt, std::string* why) {
   }
   switch_on_sewn_seams(model_, model_.x, settings_.seam_sewn_distance);
   ++steps_;
+  step_time_ += dt;
   return true;
 }
 
@@ -168,6 +171,7 @@ bool Simulator::advance_frame(FrameReport& report, std::string* why) {
     const int n = static_cast<int>(std::lround(settings_.frame_dt / dt));
     cg_iterations_frame_ = 0;
     degenerate_frame_ = 0;
+    step_time_ = time_;
     if (contact_) contact_->begin_frame(model_, time_);
     bool ok = true;
     for (int i = 0; i < n && ok; ++i) ok = step(dt, &problem);

@@ -20,6 +20,9 @@ class ContactStage {
   /// Called once per frame before its first step, with the state at the frame start (e.g. to
   /// refit bounding volume trees). `time` is the simulated time (s).
   virtual void begin_frame(const ClothModel& model, double time) {}
+  /// Called before every step, with the simulated time at its start and its length (s): a
+  /// moving collider takes its pose at the step's end here.
+  virtual void begin_step(const ClothModel& model, double time, double dt) {}
   /// True when the stage stopped cloth during the last frame for want of a resolution (the
   /// simulator then does not take the frame's stillness for rest).
   virtual bool held_back() const { return false; }
@@ -29,6 +32,9 @@ class ContactStage {
   /// Outward body normals under the particles resting on the body after the last step (|P|×3,
   /// zero rows for the others), for the implicit integrator's contact filter; null for none.
   virtual const Points3* resting_normals() const { return nullptr; }
+  /// The velocity of a moving body under the resting particles (|P|×3), their friction's
+  /// reference; null when the body stands still.
+  virtual const Points3* resting_velocities() const { return nullptr; }
   /// Body contacts as penalty forces for the implicit integrator (found after the last step);
   /// null when the stage projects contacts instead.
   virtual const PenaltyContacts* penalty_contacts() const { return nullptr; }
@@ -167,6 +173,7 @@ class Simulator {
   Points3 x_new_, v_new_, x_limited_;
   int frame_ = 0;
   double time_ = 0;
+  double step_time_ = 0;  ///< simulated time at the next step's start
   double moving_fraction_ = 1;
   int refinement_ = 0;  ///< the step is divided by 2^refinement_ after rollbacks
   long long steps_ = 0;

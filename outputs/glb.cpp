@@ -367,16 +367,21 @@ std::vector<std::uint32_t> all_indices(ConstRef<Triangles> F) {
   return idx;
 }
 
-Deltas motion_deltas(const TriMesh& garment, const GlbMotion& m) {
+// The morph targets of a mesh's motion: each frame's positions less the mesh's own.
+Deltas motion_deltas(const TriMesh& mesh, const std::vector<Points3>& frames, const GlbMotion& m, const char* what) {
   if (m.frames.empty()) throw InputError("GLB export: the motion has no frames");
   if (!(m.fps > 0 && std::isfinite(m.fps))) throw InputError("GLB export: the motion's fps must be above 0");
+  if (frames.size() != m.frames.size())
+    throw InputError(std::string("GLB export: the ") + what + "'s motion has " + std::to_string(frames.size()) +
+                     " frames, the garment's " + std::to_string(m.frames.size()));
   Deltas out;
-  for (std::size_t k = 0; k < m.frames.size(); ++k) {
-    const Points3& f = m.frames[k];
-    if (f.rows() != garment.num_vertices() || !f.allFinite())
-      throw InputError("GLB export: motion frame " + std::to_string(k) + " has " + std::to_string(f.rows()) +
-                       " positions for " + std::to_string(garment.num_vertices()) + " vertices, or non-finite ones");
-    out.push_back(to_floats(f - garment.V));
+  for (std::size_t k = 0; k < frames.size(); ++k) {
+    const Points3& f = frames[k];
+    if (f.rows() != mesh.num_vertices() || !f.allFinite())
+      throw InputError(std::string("GLB export: ") + what + " motion frame " + std::to_string(k) + " has " +
+                       std::to_string(f.rows()) + " positions for " + std::to_string(mesh.num_vertices()) +
+                       " vertices, or non-finite ones");
+    out.push_back(to_floats(f - mesh.V));
   }
   return out;
 }
@@ -443,7 +448,7 @@ std::string format_glb(const TriMesh& garment, ConstRef<Points2> uv, const std::
                        const GlbOptions& o) {
   check_garment_inputs(garment, uv, colors, o);
   const std::vector<Stream> streams = garment_streams(garment, uv, colors, o);
-  const Deltas deltas = o.motion ? motion_deltas(garment, *o.motion) : Deltas{};
+  const Deltas deltas = o.motion ? motion_deltas(garment, o.motion->frames, *o.motion, "garment") : Deltas{};
   const Deltas* moving = o.motion ? &deltas : nullptr;
   GltfBuffers buf;
   Scene scene;
@@ -461,10 +466,12 @@ std::string format_glb(const TriMesh& garment, ConstRef<Points2> uv, const std::
     materials.push_back(material("body", o.body_color, false));
     const std::vector<Stream> body_streams = {{"POSITION", "VEC3", 3, to_floats(o.body->V)},
                                               {"NORMAL", "VEC3", 3, to_floats(vertex_normals(o.body->V, o.body->F))}};
+    const bool body_moves = o.motion && !o.motion->body_frames.empty();
+    const Deltas body_deltas = body_moves ? motion_deltas(*o.body, o.motion->body_frames, *o.motion, "body") : Deltas{};
     const int mesh = scene.add_mesh("body", primitive(buf, body_streams, all_vertices(o.body->num_vertices()),
                                                       all_indices(o.body->F), static_cast<int>(materials.size()) - 1,
-                                                      kTriangles));
-    scene.roots.push_back(scene.add_node({{"name", "body"}, {"mesh", mesh}}));
+                                                      kTriangles, body_moves ? &body_deltas : nullptr));
+    scene.roots.push_back(scene.add_node({{"name", "body"}, {"mesh", mesh}}, body_moves));
   }
   json animations = json::array();
   if (o.motion) animations.push_back(motion_animation(buf, scene, *o.motion));

@@ -29,6 +29,8 @@ struct GlbPanels {
 struct GlbMotion {
   std::vector<Points3> frames;
   double fps = 30;
+  /// The body's positions per frame (as many frames), played the same way; empty: it stands.
+  std::vector<Points3> body_frames;
 };
 
 struct GlbOptions {

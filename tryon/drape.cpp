@@ -33,6 +33,12 @@ void Run::on_frame(const cloth::FrameReport& f, const char* phase, const Points3
   if (timed_out || (user_cancel_ && user_cancel_->load())) cancel = true;
 }
 
+void Run::on_motion_frame(int frame, int frames, double moving_fraction) {
+  if (progress_) progress_(DrapeProgress{frame, frames, moving_fraction, "motion", since(shared.started)});
+  if (o.time_limit_s > 0 && since(shared.started) > o.time_limit_s) timed_out = true;
+  if (timed_out || (user_cancel_ && user_cancel_->load())) cancel = true;
+}
+
 void Run::log_phase(const char* phase, const cloth::Contact& contact) {
   const double coll = contact.stats().seconds - collision_at_start_;
   logger().debug("{}: {} steps, {:.1f} CG iterations a step, {:.2f} s ({:.2f} s in contact)", phase, phase_steps_,
@@ -103,7 +109,7 @@ void check_options(const DrapeOptions& o) {
 
 DrapeResult drape_with(const garments::Pattern& pattern, const avatars::Avatar& body, const stages::Shared& shared,
                        const DrapeOptions& o, const DrapeProgressCallback& progress,
-                       const std::atomic<bool>* user_cancel);
+                       const std::atomic<bool>* user_cancel, const stages::AfterDrape& after = {});
 
 // Whether the fine drape starts from the coarse one: clean but for rest (its report's only
 // failure, if any, is not_static; a cancelled, timed out or failed run, an intersection or an
@@ -158,10 +164,10 @@ DrapeResult stopped_in_coarse_start(DrapeResult coarse, const DrapeOptions& o) {
   return coarse;
 }
 
-// The stages of stages.hpp in order, for one resolution.
+// The stages of stages.hpp in order, for one resolution, then `after` (if any) on the cloth.
 DrapeResult drape_with(const garments::Pattern& pattern, const avatars::Avatar& body, const stages::Shared& shared,
                        const DrapeOptions& o, const DrapeProgressCallback& progress,
-                       const std::atomic<bool>* user_cancel) {
+                       const std::atomic<bool>* user_cancel, const stages::AfterDrape& after) {
   const auto t_start = Clock::now();
   std::optional<DrapeResult> coarse = coarse_start(pattern, body, shared, o, progress, user_cancel);
   bool coarse_used = false;
@@ -183,20 +189,28 @@ DrapeResult drape_with(const garments::Pattern& pattern, const avatars::Avatar& 
   stages::untangle(run, cloth);
   stages::settle(run, cloth);
   cloth.simulate_s = since(t_sim0);
-  return stages::judge(run, cloth, pattern, body, coarse, t_start);
+  DrapeResult result = stages::judge(run, cloth, pattern, body, coarse, t_start);
+  if (after) after(run, cloth, result);
+  return result;
 }
 
 }  // namespace
 
 DrapeResult drape(const garments::Pattern& pattern, const avatars::Avatar& body, const DrapeOptions& o,
                   const DrapeProgressCallback& progress, const std::atomic<bool>* user_cancel) {
+  return stages::drape_then(pattern, body, o, progress, user_cancel, {});
+}
+
+DrapeResult stages::drape_then(const garments::Pattern& pattern, const avatars::Avatar& body, const DrapeOptions& o,
+                               const DrapeProgressCallback& progress, const std::atomic<bool>* user_cancel,
+                               const AfterDrape& after) {
   // Everything that can be refused is checked before any work.
   check_options(o);
   const auto t_start = Clock::now();
   const stages::Shared shared{cloth::load_material(resolve_material(o.material)),
                               cloth::parse_integrator(o.integrator), avatars::find_landmarks(body.mesh), t_start};
   const double t_shared = since(t_start);
-  DrapeResult result = drape_with(pattern, body, shared, o, progress, user_cancel);
+  DrapeResult result = drape_with(pattern, body, shared, o, progress, user_cancel, after);
   json& timings = result.report["timings_s"];
   timings["mesh"] = timings.value("mesh", 0.0) + t_shared;
   timings["total"] = timings.value("total", 0.0) + t_shared;

@@ -12,10 +12,11 @@
 //   judge     Cloth → DrapeResult (quality, report)         judge()
 //   write     DrapeResult → files                           save_drape() (drape.hpp)
 //
-// A stage for a new capability (motion, layering) goes between two of these and works on the
-// Cloth the one before leaves.
+// A stage for a new capability goes after the judge and works on the Cloth the drape leaves
+// (drape_then): the motion's follow() (animate.hpp) is one.
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -54,6 +55,8 @@ class Run {
   /// After every frame of a phase: progress, the time limit, cancellation; remembers the
   /// positions of the last two frames (the judge's motion).
   void on_frame(const cloth::FrameReport& f, const char* phase, const Points3& x);
+  /// After every frame of the motion (follow, animate.cpp): progress, the time limit, cancellation.
+  void on_motion_frame(int frame, int frames, double moving_fraction);
   /// Debug log of a phase's steps, CG iterations and seconds (where the time goes).
   void log_phase(const char* phase, const cloth::Contact& contact);
   /// Starts counting the motion and the phase figures from positions `x`.
@@ -117,5 +120,11 @@ void settle(Run& run, Cloth& cloth);
 /// judge: the checker's verdict on the cloth, its fit maps and report.json.
 DrapeResult judge(Run& run, Cloth& cloth, const garments::Pattern& pattern, const avatars::Avatar& body,
                   const std::optional<DrapeResult>& coarse, Clock::time_point t_start);
+
+/// A stage after the drape: it gets the run, the cloth the drape left and the drape's result.
+using AfterDrape = std::function<void(Run&, Cloth&, const DrapeResult&)>;
+/// drape() (drape.hpp), then `after` (if set) on the fine drape's cloth.
+DrapeResult drape_then(const garments::Pattern& pattern, const avatars::Avatar& body, const DrapeOptions& options,
+                       const DrapeProgressCallback& progress, const std::atomic<bool>* cancel, const AfterDrape& after);
 
 }  // namespace tryon::stages
