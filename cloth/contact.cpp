@@ -8,6 +8,7 @@
 #include "cloth/contact_impl.hpp"
 #include "cloth/strain_limit.hpp"
 #include "collision/untangle.hpp"
+#include "core/parallel.hpp"
 
 namespace tryon::cloth {
 
@@ -42,14 +43,19 @@ Contact::Impl::Impl(const TriMesh& body, const ClothModel& model, const ContactS
 
 void Contact::Impl::compute_body_normals() {
   face_normal = triangle_normals(body_V, body_F);
-  vertex_normal = Points3::Zero(body_V.rows(), 3);
-  for (Eigen::Index f = 0; f < body_F.rows(); ++f)
+  // The corners' angles in parallel (a moving body finds its normals every step), summed in
+  // one order: the same normals on any thread count.
+  Points3 angle(body_F.rows(), 3);
+  parallel_for(static_cast<std::size_t>(body_F.rows()), [&](std::size_t f) {
     for (int k = 0; k < 3; ++k) {
       const Vec3 p = body_V.row(body_F(f, k));
       const Vec3 a = Vec3(body_V.row(body_F(f, (k + 1) % 3))) - p, b = Vec3(body_V.row(body_F(f, (k + 2) % 3))) - p;
-      const double angle = std::atan2(a.cross(b).norm(), a.dot(b));
-      vertex_normal.row(body_F(f, k)) += angle * face_normal.row(f);
+      angle(f, k) = std::atan2(a.cross(b).norm(), a.dot(b));
     }
+  });
+  vertex_normal = Points3::Zero(body_V.rows(), 3);
+  for (Eigen::Index f = 0; f < body_F.rows(); ++f)
+    for (int k = 0; k < 3; ++k) vertex_normal.row(body_F(f, k)) += angle(f, k) * face_normal.row(f);
   vertex_normal.rowwise().normalize();
   edge_normal = Points3::Zero(body_topo.edges.rows(), 3);
   for (Eigen::Index f = 0; f < body_F.rows(); ++f)
@@ -360,6 +366,7 @@ void Contact::begin_step(const ClothModel& /*model*/, double time, double dt) {
   m.growth = 1;
   m.body_bvh.refit(m.body_V, m.body_F);
   collision::refit_swept(m.body_swept_bvh, m.body_start, m.body_V, m.body_F);
+  // The pair caches hold for a body standing still only.
   m.body_pairs.clear();
   m.body_swept_pairs.clear();
   m.compute_body_normals();
