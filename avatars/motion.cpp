@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "avatars/skinning.hpp"
 #include "core/error.hpp"
 #include "core/logger.hpp"
 #include "core/mesh_io.hpp"
@@ -118,8 +119,11 @@ BodyMotion load_motion(const fs::path& path, const MotionOptions& options) {
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     if (ext == ".txt" || ext == ".list")
       raw = read_mesh_sequence(meshes_in_list(path), options.fps);
+    else if (has_animation(path))
+      raw = read_skinned_animation(path, options.fps);
     else
-      throw InputError("motion '" + path.string() + "': not a folder of meshes or a list of them");
+      throw InputError("motion '" + path.string() +
+                       "' holds no animation Assimp reads, and is not a folder of meshes or a list of them");
   }
   keep_frames(raw, options);
   BodyMotion m = normalise_motion(std::move(raw), path.stem().string(), options.avatar);
