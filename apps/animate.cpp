@@ -13,6 +13,7 @@
 #include "apps/commands.hpp"
 #include "apps/drape_common.hpp"
 #include "apps/options.hpp"
+#include "avatars/bvh.hpp"
 #include "avatars/motion.hpp"
 #include "core/error.hpp"
 #include "core/logger.hpp"
@@ -31,10 +32,12 @@ struct AnimateCommand {
   std::string motion;    // empty: the avatar file's own motion
   double fps = 30;
   std::string frames;    // "A:B"
+  int blend_in = 0;
   bool preview = false;
   int preview_every = 10;
   bool with_body = false;
   double max_step_travel_mm = 2;
+  avatars::BvhRetarget bvh;  // a BVH motion: the rig, its base mesh, the joint map
 };
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -60,13 +63,29 @@ void parse_frames(const std::string& text, avatars::MotionOptions& o) {
   o.last = number(text.substr(colon + 1), -1);
 }
 
-// The body's motion: --motion's file, or the avatar file's own animation or frames.
+bool is_bvh(const fs::path& p) {
+  std::string ext = p.extension().string();
+  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return ext == ".bvh";
+}
+
+// The body's motion: a BVH clip played on the avatar through its rig, --motion's file, or the
+// avatar file's own animation or frames.
 avatars::BodyMotion load_body_motion(const AnimateCommand& c) {
   avatars::MotionOptions mo;
   mo.fps = c.fps;
   mo.avatar.up = parse_up_axis(c.drape.up);
   mo.avatar.detect_facing = c.drape.facing == "auto";
+  mo.blend_in = c.blend_in;
   parse_frames(c.frames, mo);
+  if (!c.motion.empty() && is_bvh(c.motion)) {
+    if (c.bvh.rig.empty() || c.bvh.base_mesh.empty())
+      throw InputError("a BVH motion is played on the avatar through a rig: give --rig and --base-mesh");
+    avatars::BvhRetarget r = c.bvh;
+    r.fps = c.fps;
+    return avatars::finish_motion(avatars::read_bvh_motion(c.drape.avatar, c.motion, r),
+                                  fs::path(c.drape.avatar).stem().string(), mo);
+  }
   return avatars::load_motion(c.motion.empty() ? c.drape.avatar : c.motion, mo);
 }
 
@@ -129,13 +148,22 @@ void add_animate_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("pattern", c->drape.pattern, "GarmentCode specification JSON or DXF-AAMA / ASTM D6673 file")->required();
   cmd->add_option("--avatar", c->drape.avatar,
                   "the moving body: a rigged body with an animation (glTF/GLB, COLLADA, FBX), a folder of meshes "
-                  "(one a frame, in name order) or a text file listing them")
+                  "(one a frame, in name order), a text file listing them, or the body a --motion BVH clip plays on")
       ->required();
-  cmd->add_option("--motion", c->motion, "the motion, when not the avatar file's own: a file or folder as for --avatar");
+  cmd->add_option("--motion", c->motion,
+                  "the motion, when not the avatar file's own: a file or folder as for --avatar, or a BVH clip played "
+                  "on the avatar through --rig");
+  cmd->add_option("--rig", c->bvh.rig, "BVH: the avatar's rig (a MakeHuman .mhskel with its .mhw, or their folder)");
+  cmd->add_option("--base-mesh", c->bvh.base_mesh, "BVH: the mesh the rig's vertex indices refer to (MakeHuman base.obj)");
+  cmd->add_option("--joint-map", c->bvh.joint_map, "BVH: JSON {clip joint: rig bone} (default: the CMU skeleton's)");
   cmd->add_option("-o,--output", c->drape.outdir, "output folder (garment.glb, report.json)")->required();
   cmd->add_option("--fps", c->fps, "frames a second: the animation sampled at, a mesh sequence played at")
       ->check(CLI::Range(1.0, 240.0));
   cmd->add_option("--frames", c->frames, "A:B: the motion's frames A to B only (from 0)");
+  cmd->add_option("--blend-in", c->blend_in,
+                  "drape on the body's rest pose (a rigged body's bind pose, the body a BVH clip plays on) and "
+                  "blend it into the first frame over this many frames (0: drape on the first frame)")
+      ->check(CLI::Range(0, 10000));
   cmd->add_option("--max-step-travel-mm", c->max_step_travel_mm,
                   "the body moves at most this far in a simulation step (steps a frame follow from it)")
       ->check(CLI::Range(0.1, 50.0));

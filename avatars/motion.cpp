@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <stdexcept>
 
 #include "avatars/skinning.hpp"
 #include "core/error.hpp"
@@ -22,7 +23,10 @@ Points3 BodyMotion::at(double t) const {
   return (1 - a) * frames[k] + a * frames[k + 1];
 }
 
-BodyMotion normalise_motion(RawMotion raw, const std::string& name, const AvatarOptions& options) {
+namespace {
+
+// Refuses a raw motion whose frames or rest pose do not fit frame 0's mesh.
+void check_raw_motion(const RawMotion& raw, int blend_in) {
   const std::string what = "motion '" + raw.source + "'";
   if (raw.frames.empty()) throw InputError(what + " has no frames");
   if (!(raw.fps > 0 && raw.fps <= 1000)) throw InputError(what + ": fps must be between 0 and 1000");
@@ -33,14 +37,38 @@ BodyMotion normalise_motion(RawMotion raw, const std::string& name, const Avatar
                        " (a motion's frames share one mesh)");
     if (!raw.frames[k].allFinite()) throw InputError(what + ": frame " + std::to_string(k) + " has a non-finite vertex");
   }
+  if (raw.rest.rows() > 0 && (raw.rest.rows() != raw.first.V.rows() || !raw.rest.allFinite()))
+    throw InputError(what + ": its rest pose does not fit its frames' mesh");
+  if (blend_in < 0 || blend_in > 10000) throw InputError("blend-in frames must be between 0 and 10000");
+  if (blend_in > 0 && raw.rest.rows() == 0)
+    throw InputError(what + " has no rest pose to blend in from (a rigged body or a BVH clip has one)");
+}
+
+}  // namespace
+
+BodyMotion normalise_motion(RawMotion raw, const std::string& name, const AvatarOptions& options, int blend_in) {
+  check_raw_motion(raw, blend_in);
   BodyMotion m;
   m.fps = raw.fps;
   m.source = raw.source;
-  TriMesh first = raw.first;
-  first.V = raw.frames[0];
-  m.body = make_avatar(std::move(first), name, raw.source, options);
-  m.frames.reserve(raw.frames.size());
+  m.blend_in = blend_in;
+  // The body's frame from the rest pose when there is one, else from frame 0.
+  const bool has_rest = raw.rest.rows() > 0;
+  TriMesh shape = raw.first;
+  shape.V = has_rest ? raw.rest : raw.frames[0];
+  m.body = make_avatar(std::move(shape), name, raw.source, options);
+  if (blend_in > 0) {
+    const Points3& rest = m.body.mesh.V;
+    const Points3 first = to_body_frame(m.body, raw.frames[0]);
+    for (int j = 0; j <= blend_in; ++j) m.frames.push_back(rest + (first - rest) * (static_cast<double>(j) / blend_in));
+    raw.frames.erase(raw.frames.begin());
+  } else if (has_rest) {
+    m.body.mesh.V = to_body_frame(m.body, raw.frames[0]);  // draped on frame 0, in the rest pose's frame
+    m.body.bounds = bounds(m.body.mesh.V);
+  }
   for (const Points3& V : raw.frames) m.frames.push_back(to_body_frame(m.body, V));
+  const double off = (m.frames[0] - m.body.mesh.V).cwiseAbs().maxCoeff();
+  if (!(off <= 1e-9)) throw std::logic_error("normalise_motion: frame 0 is " + std::to_string(off) + " m off the body");
   return m;
 }
 
@@ -125,8 +153,12 @@ BodyMotion load_motion(const fs::path& path, const MotionOptions& options) {
       throw InputError("motion '" + path.string() +
                        "' holds no animation Assimp reads, and is not a folder of meshes or a list of them");
   }
+  return finish_motion(std::move(raw), path.stem().string(), options);
+}
+
+BodyMotion finish_motion(RawMotion raw, const std::string& name, const MotionOptions& options) {
   keep_frames(raw, options);
-  BodyMotion m = normalise_motion(std::move(raw), path.stem().string(), options.avatar);
+  BodyMotion m = normalise_motion(std::move(raw), name, options.avatar, options.blend_in);
   logger().info("motion {}: {} frames at {} fps ({:.2f} s)", m.source, m.frames.size(), m.fps, m.duration_s());
   return m;
 }

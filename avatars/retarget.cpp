@@ -191,6 +191,7 @@ RawMotion read_bvh_motion(const fs::path& body_file, const fs::path& bvh, const 
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   logger().info("BVH {}: {} frames at {} fps on {} ({:.2f} ms a frame to skin)", bvh.string(), poses.size(),
                 options.fps, body_file.filename().string(), ms / static_cast<double>(poses.size()));
+  raw.rest = body.V;
   raw.first = std::move(body);
   return raw;
 }

@@ -295,6 +295,7 @@ RawMotion read_skinned_animation(const fs::path& path, double fps, int animation
     raw.frames.push_back(skin(rig, pose(skeleton, t)));
   raw.first.V = raw.frames.front();
   raw.first.F = triangles_of(rig);
+  raw.rest = skin(rig, pose(skeleton_of(scene, nullptr), 0));
   return raw;
 }
 
