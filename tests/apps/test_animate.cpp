@@ -157,3 +157,22 @@ TEST(Animate, BadMotionsAreRefusedWithNothingWritten) {
   }
   fs::remove_all(frames);
 }
+
+// A CMU clip (01_01, forward jumps) on the MakeHuman body through its rig: the shirt at 3 cm is
+// draped on the rest pose, blended over half a second into the clip's frame 30 and follows it
+// for half a second, clean on every frame.
+TEST(Animate, ShirtFollowsACmuClipOnAMakehumanBody) {
+  TRYON_REQUIRE_SHARED("avatars/motion_cmu/01_01.bvh");
+  TRYON_REQUIRE_SHARED("avatars/makehuman/rig/default.mhskel");
+  const fs::path mh = tryon::test::shared_data() / "avatars/makehuman", out = temp_dir("cmu");
+  const auto r = run_tryon("animate " + quoted(shirt()) + " --avatar " + quoted(mh / "derived/makehuman_female.obj") +
+                           " --motion " + quoted(tryon::test::shared_data() / "avatars/motion_cmu/01_01.bvh") +
+                           " --rig " + quoted(mh / "rig") + " --base-mesh " + quoted(mh / "raw/base.obj") +
+                           " --frames 30:45 --blend-in 15 -o " + quoted(out) + " --resolution-cm 3 --threads 2 --quiet");
+  ASSERT_TRUE(fs::exists(out / "report.json")) << r.err;
+  const json report = read_json(out / "report.json");
+  EXPECT_EQ(r.code, 0) << report["failures"].dump() << "\nworst: " << report["worst_frame"].dump();
+  EXPECT_EQ(report["motion"]["frames"], 31);  // 15 blending in, then frames 30 to 45
+  EXPECT_EQ(report["motion"]["frames_clean"], 31);
+  fs::remove_all(out);
+}
