@@ -197,3 +197,33 @@ TEST(Interrupt, BatchInterruptedDuringARealDrapeIsCompletedByResume) {
   for (const auto& f : files_under(out)) EXPECT_NE(fs::path(f).filename().string()[0], '.') << "left behind: " << f;
   fs::remove_all(dir);
 }
+
+// SIGINT while `tryon animate` follows a motion (the body standing still for 3 s, the same mesh
+// listed 90 times): 130, and the frames followed so far are written, the report saying so.
+TEST(Interrupt, SigintDuringAMotionWritesTheFramesFollowed) {
+  const fs::path dir = scratch("animate");
+  const fs::path out = dir / "out", err = dir / "stderr.txt", list = dir / "still.txt";
+  {
+    std::ofstream l(list);
+    for (int k = 0; k < 90; ++k) l << body().string() << "\n";
+  }
+  const pid_t pid = start({"animate", shirt().string(), "--avatar", list.string(), "-o", out.string(),
+                           "--resolution-cm", "3", "--threads", "1"},
+                          err);
+  ASSERT_GT(pid, 0);
+  const bool following = wait_until([&] { return read_text(err).find("motion, frame") != std::string::npos; }, 120);
+  EXPECT_TRUE(following) << read_text(err);
+  ::kill(pid, SIGINT);
+  const int status = wait_for(pid, 60);
+  ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  EXPECT_EQ(WEXITSTATUS(status), 130) << read_text(err);
+  ASSERT_TRUE(fs::exists(out / "report.json")) << read_text(err);
+  EXPECT_TRUE(fs::exists(out / "garment.glb"));
+  const json report = read_json(out / "report.json");
+  EXPECT_EQ(report["motion"]["status"], "cancelled");
+  const int written = report["motion"]["frames_written"];
+  EXPECT_GE(written, 2);
+  EXPECT_LT(written, 90);
+  EXPECT_EQ(report["frames"].size(), static_cast<std::size_t>(written));
+  fs::remove_all(dir);
+}
