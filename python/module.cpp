@@ -275,6 +275,98 @@ std::shared_ptr<PyResult> drape(const PyPattern& pattern, std::shared_ptr<Avatar
   return out;
 }
 
+// ---- motion -------------------------------------------------------------------------------
+
+/// A garment following a motion, with the motion (save() writes the body's frames).
+struct PyAnimation {
+  tryon::AnimateResult result;
+  std::shared_ptr<tryon::BodyMotion> motion;
+};
+
+std::shared_ptr<tryon::BodyMotion> load_motion(const std::filesystem::path& path, double fps, int first, int last,
+                                               int blend_in, const std::string& up, const std::string& facing) {
+  tryon::MotionOptions o;
+  o.fps = fps;
+  o.first = first;
+  o.last = last;
+  o.blend_in = blend_in;
+  o.avatar = avatar_options(up, facing, std::nullopt);
+  py::gil_scoped_release nogil;
+  return std::make_shared<tryon::BodyMotion>(tryon::load_motion(path, o));
+}
+
+std::shared_ptr<PyAnimation> animate(const PyPattern& pattern, std::shared_ptr<tryon::BodyMotion> motion,
+                                     double resolution_cm, const std::string& material, int threads,
+                                     double time_limit_s, double max_step_travel_mm) {
+  if (!motion) throw py::type_error("motion must be a Motion, not None");
+  tryon::AnimateOptions o;
+  o.drape.resolution_cm = resolution_cm;
+  o.drape.material = material;
+  o.drape.time_limit_s = time_limit_s;
+  o.max_step_travel_m = max_step_travel_mm / 1000;
+  tryon::set_threads(threads);
+  std::atomic<bool> cancel{false};
+  auto out = std::make_shared<PyAnimation>();
+  out->motion = motion;
+  {
+    py::gil_scoped_release nogil;
+    out->result = tryon::animate(pattern.pattern, *motion, o,
+                                 [&](const tryon::DrapeProgress&) {
+                                   py::gil_scoped_acquire gil;
+                                   if (PyErr_CheckSignals() != 0) {
+                                     PyErr_Clear();
+                                     cancel = true;
+                                   }
+                                 },
+                                 &cancel);
+  }
+  return out;
+}
+
+void bind_motion(py::module_& m) {
+  py::class_<tryon::BodyMotion, std::shared_ptr<tryon::BodyMotion>>(m, "Motion", "A body's motion, one mesh a frame.")
+      .def_property_readonly("fps", [](const tryon::BodyMotion& b) { return b.fps; })
+      .def_property_readonly("frames", [](const tryon::BodyMotion& b) { return b.frames.size(); }, "number of frames")
+      .def_property_readonly("duration_s", &tryon::BodyMotion::duration_s)
+      .def("vertices", [](const tryon::BodyMotion& b, std::size_t k) {
+            if (k >= b.frames.size()) throw py::index_error("no frame " + std::to_string(k));
+            return to_numpy(b.frames[k]);
+          }, py::arg("frame"), "(V, 3) float64 body vertices at a frame (metres, the design's frame)")
+      .def_property_readonly("triangles", [](const tryon::BodyMotion& b) { return to_numpy(b.body.mesh.F); });
+  py::class_<PyAnimation, std::shared_ptr<PyAnimation>>(m, "Animation", "A garment following a motion.")
+      .def_property_readonly("frames", [](const PyAnimation& a) { return a.result.frames.size(); }, "frames written")
+      .def("positions", [](const PyAnimation& a, std::size_t k) {
+            if (k >= a.result.frames.size()) throw py::index_error("no frame " + std::to_string(k));
+            return to_numpy(a.result.frames[k]);
+          }, py::arg("frame"), "(V, 3) float64 garment positions at a frame")
+      .def_property_readonly("triangles", [](const PyAnimation& a) { return to_numpy(a.result.drape.garment.F); })
+      .def_property_readonly("report", [](const PyAnimation& a) { return to_python(a.result.report); },
+                             "report.json's content (per-frame quality, worst frame, the drape's report)")
+      .def_property_readonly("clean", [](const PyAnimation& a) { return a.result.clean; })
+      .def("save", [](const PyAnimation& a, const std::filesystem::path& outdir, bool with_body, int preview_every) {
+            tryon::SaveOptions s;
+            s.with_body = with_body;
+            nlohmann::json written;
+            {
+              py::gil_scoped_release nogil;
+              written = tryon::save_animation(a.result, *a.motion, outdir, s, preview_every);
+            }
+            return to_python(written);
+          },
+          py::arg("outdir"), py::kw_only(), py::arg("with_body") = false, py::arg("preview_every") = 0,
+          "Writes OUTDIR/garment.glb (the garment's motion; the body's with with_body), a preview\n"
+          "every preview_every frames (0: none) and report.json last; returns the report as written.");
+  m.def("load_motion", &load_motion, py::arg("path"), py::kw_only(), py::arg("fps") = 30.0, py::arg("first") = 0,
+        py::arg("last") = -1, py::arg("blend_in") = 0, py::arg("up") = "auto", py::arg("facing") = "auto",
+        "Reads a body's motion: a rigged body with an animation (glTF/GLB, COLLADA, FBX), a folder of\n"
+        "meshes of one topology (one a frame, in name order) or a text file listing them.");
+  m.def("animate", &animate, py::arg("pattern"), py::arg("motion"), py::kw_only(), py::arg("resolution_cm") = 1.0,
+        py::arg("material") = "cotton_jersey", py::arg("threads") = 0, py::arg("time_limit_s") = 0.0,
+        py::arg("max_step_travel_mm") = 2.0,
+        "Drapes a Pattern on the motion's first frame, then follows the motion (the GIL is released;\n"
+        "Ctrl-C stops it at the next frame with the frames followed so far).");
+}
+
 // ---- log levels -------------------------------------------------------------------------
 
 /// spdlog's level for a name (tryon's or Python logging's, any case) or a Python logging number
@@ -462,6 +554,7 @@ PYBIND11_MODULE(_tryon, m) {
       },
       py::arg("cloth"), py::arg("avatar"), py::kw_only(), py::arg("rest") = std::filesystem::path(),
       py::arg("previous") = std::filesystem::path(), "Quality of a cloth OBJ on a body, as `tryon check` prints it.");
+  bind_motion(m);
   m.def("set_threads", &tryon::set_threads, py::arg("threads"), "Threads for later drapes and checks (0: all cores).");
   m.def("materials", &tryon::material_names, "Names of the bundled material presets.");
   m.def("materials_file", &tryon::materials_file, "The material presets file in use.");

@@ -16,6 +16,12 @@
 //   r.fit_maps.strain;      // |V| per-vertex strain
 //   tryon::save_drape(r, body, "out/");
 //
+// A garment following a moving body (tryon/animate.hpp, avatars/motion.hpp):
+//   const tryon::BodyMotion walk = tryon::load_motion("walk.glb");   // or a folder of meshes
+//   tryon::AnimateResult a = tryon::animate(shirt, walk, tryon::AnimateOptions{});
+//   a.frames[k];            // |V|×3 garment positions at frame k, a.quality[k] the checker's figures
+//   tryon::save_animation(a, walk, "out/");                          // garment.glb, report.json
+//
 // Errors in the input (unreadable file, unknown material...) throw tryon::InputError.
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -23,6 +29,8 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "avatars/motion.hpp"
+#include "tryon/animate.hpp"
 #include "tryon/drape.hpp"
 #include "tryon/materials.hpp"
 
@@ -32,6 +40,9 @@ using Pattern = garments::Pattern;
 using Avatar = avatars::Avatar;
 using AvatarOptions = avatars::AvatarOptions;
 using Quality = quality::Quality;
+using BodyMotion = avatars::BodyMotion;
+using MotionOptions = avatars::MotionOptions;
+using avatars::load_motion;
 
 /// "MAJOR.MINOR.PATCH" of the library.
 std::string version();
@@ -54,6 +65,8 @@ void set_log_level(const std::string& level);
 std::vector<std::string> material_names();
 
 // drape(), save_drape(), DrapeOptions, DrapeProgress, DrapeResult, SaveOptions: tryon/drape.hpp.
+// animate(), save_animation(), AnimateOptions, AnimateResult: tryon/animate.hpp; load_motion(),
+// MotionOptions: avatars/motion.hpp.
 
 /// What check() may read beside the cloth.
 struct CheckFiles {

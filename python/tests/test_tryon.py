@@ -207,3 +207,30 @@ def test_version_threads_and_materials(tryon_module):
         tryon_module.set_threads(-1)
     with pytest.raises(tryon_module.InputError):
         tryon_module.set_log_level("loud")
+
+
+def test_animate_follows_a_mesh_sequence_and_saves_its_motion(tryon_module, pattern, tmp_path):
+    # Three frames of the bundled body, the last two moved 2 cm and 4 cm along x (a list file
+    # naming shifted copies): the garment goes along, and save() writes the motion.
+    lines = [v for v in BODY.read_text().splitlines() if v.startswith("v ")]
+    faces = [f for f in BODY.read_text().splitlines() if f.startswith("f ")]
+    names = []
+    for k in range(3):
+        moved = ["v %.9f %s" % (float(v.split()[1]) + 0.02 * k, " ".join(v.split()[2:4])) for v in lines]
+        path = tmp_path / ("frame_%d.obj" % k)
+        path.write_text("\n".join(moved + faces) + "\n")
+        names.append(path.name)
+    (tmp_path / "walk.txt").write_text("\n".join(names) + "\n")
+    motion = tryon_module.load_motion(tmp_path / "walk.txt", fps=30)
+    assert motion.frames == 3 and motion.fps == 30
+    assert np.allclose(motion.vertices(2) - motion.vertices(0), [0.04, 0, 0])
+    a = tryon_module.animate(pattern, motion, resolution_cm=4, threads=2)
+    assert a.frames == 3
+    assert a.report["motion"]["frames_written"] == 3
+    moved = a.positions(2).mean(axis=0) - a.positions(0).mean(axis=0)
+    assert abs(moved[0] - 0.04) < 0.01, moved
+    report = a.save(tmp_path / "out", with_body=True)
+    assert (tmp_path / "out" / "garment.glb").exists()
+    assert report["frames"][0]["frame"] == 0
+    with pytest.raises(tryon_module.InputError):
+        tryon_module.load_motion(tmp_path / "walk.txt", first=2, last=5)

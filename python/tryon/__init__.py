@@ -28,12 +28,15 @@ if "OMP_WAIT_POLICY" not in _os.environ:
     _os.environ.setdefault("GOMP_SPINCOUNT", "10000")
 
 from ._tryon import (  # noqa: E402
+    Animation,
     Avatar,
     DrapeResult,
+    Motion,
     InputError,
     Pattern,
     __version__,
     get_log_level,
+    load_motion,
     materials,
     materials_file,
     set_log_level,
@@ -41,9 +44,9 @@ from ._tryon import (  # noqa: E402
 )
 from . import _tryon  # noqa: E402
 
-__all__ = ["DRAPE_OPTIONS", "Avatar", "DrapeProgress", "DrapeResult", "InputError", "Pattern", "__version__", "check",
-           "drape", "get_log_level", "load_avatar", "load_pattern", "materials", "materials_file", "set_log_level",
-           "set_threads"]
+__all__ = ["DRAPE_OPTIONS", "Animation", "Avatar", "DrapeProgress", "DrapeResult", "InputError", "Motion", "Pattern",
+           "__version__", "animate", "check", "drape", "get_log_level", "load_avatar", "load_motion", "load_pattern",
+           "materials", "materials_file", "set_log_level", "set_threads"]
 
 #: Keyword options of drape() and their defaults (tryon::DrapeOptions, plus threads and progress).
 #: __init__.pyi declares the same with their types.
@@ -157,3 +160,19 @@ def check(cloth_path, avatar=None, rest=None, previous=None):
     """
     return _tryon.check(_os.fspath(cloth_path), _as_avatar(avatar),
                         rest=_os.fspath(rest) if rest else "", previous=_os.fspath(previous) if previous else "")
+
+
+def animate(pattern, motion, *, resolution_cm=1.0, material="cotton_jersey", threads=0, time_limit_s=0.0,
+            max_step_travel_mm=2.0):
+    """Drapes `pattern` on the first frame of `motion` and follows it -> Animation.
+
+    pattern: a Pattern or a GarmentCode file; motion: a Motion (load_motion) or what load_motion
+    reads (a rigged body with an animation, a folder or list of meshes). The GIL is released while
+    it runs; Ctrl-C stops it at the next frame with the frames followed so far.
+    """
+    if not isinstance(motion, Motion):
+        motion = load_motion(motion)
+    if not isinstance(pattern, Pattern):
+        pattern = load_pattern(pattern)
+    return _tryon.animate(pattern, motion, resolution_cm=resolution_cm, material=material, threads=threads,
+                          time_limit_s=time_limit_s, max_step_travel_mm=max_step_travel_mm)

@@ -5,12 +5,15 @@ import pathlib
 from typing import Any, Callable, Literal, Optional, TypedDict, Union
 
 from ._tryon import (
+    Animation as Animation,
     Avatar as Avatar,
     DrapeResult as DrapeResult,
+    Motion as Motion,
     InputError as InputError,
     Pattern as Pattern,
     __version__ as __version__,
     get_log_level as get_log_level,
+    load_motion as load_motion,
     materials as materials,
     materials_file as materials_file,
     set_threads as set_threads,
@@ -58,3 +61,8 @@ def check(cloth_path: StrPath, avatar: Union[Avatar, StrPath], rest: Optional[St
 
 def set_log_level(level: LogLevel) -> None:
     """'trace', 'debug', 'info', 'warning', 'error', 'critical', 'off' (any case) or a logging level number."""
+
+def animate(pattern: Union[Pattern, StrPath], motion: Union[Motion, StrPath], *, resolution_cm: float = 1.0,
+            material: str = "cotton_jersey", threads: int = 0, time_limit_s: float = 0.0,
+            max_step_travel_mm: float = 2.0) -> Animation:
+    """Drapes a pattern on the first frame of a motion and follows it."""
