@@ -120,6 +120,10 @@ int Contact::Impl::FailSafe::hold_closed_pairs(bool give_up) {
       }
       continue;
     }
+    if (back) {  // carried as one by a moving body: by their mean carry
+      const Vec3 c = (Vec3(carry.row(a)) * wb + Vec3(carry.row(b)) * wa) / (wa + wb);
+      carry.row(a) = carry.row(b) = c.transpose();
+    }
     const Vec3 xa = back ? start(a) : Vec3(x_new.row(a)), xb = back ? start(b) : Vec3(x_new.row(b));
     const Vec3 x = (xa * wb + xb * wa) / (wa + wb);  // the heavier (smaller inv_mass) particle weighs more
     const Vec3 v = (Vec3(v_new.row(a)) * wb + Vec3(v_new.row(b)) * wa) / (wa + wb);
