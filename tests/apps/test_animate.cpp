@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "avatars/motion.hpp"
+#include "body_frames.hpp"
 #include "core/mesh_io.hpp"
 #include "garments/pattern_loader.hpp"
 #include "gltf_validator.hpp"
@@ -23,7 +24,7 @@ using tryon::test::run_tryon;
 
 namespace {
 
-fs::path body_file() { return tryon::test::assets() / "bodies/mean_all.obj"; }
+fs::path body_file() { return tryon::test::bundled_body(); }
 fs::path shirt() { return tryon::test::assets() / "patterns/shirt_mean_specification.json"; }
 
 fs::path temp_dir(const std::string& name) {
@@ -42,18 +43,6 @@ tryon::Points3 turned_and_moved(const tryon::Points3& V, int k, int n) {
   tryon::Points3 out = V * R.transpose();
   out.col(0).array() += 0.5 * e;
   return out;
-}
-
-// Writes n frames of the bundled body as OBJ files into `dir` (frame_000.obj...), each made by `pose`.
-template <class Pose>
-void write_frames(const fs::path& dir, int n, Pose pose) {
-  fs::create_directories(dir);
-  const tryon::TriMesh body = tryon::read_mesh(body_file());
-  for (int k = 0; k < n; ++k) {
-    char name[32];
-    std::snprintf(name, sizeof name, "frame_%03d.obj", k);
-    tryon::write_obj(dir / name, tryon::TriMesh{pose(body.V, k, n), body.F, {}});
-  }
 }
 
 json read_json(const fs::path& p) {
@@ -108,7 +97,7 @@ TEST(Animate, ShirtFollowsABodyThatTurnsAndWalksAway) {
 // target per frame on every garment mesh and on the body, valid; a picture every second frame.
 TEST(Animate, WritesTheMotionAsMorphTargetsWithTheBodyAndPreviews) {
   const fs::path frames = temp_dir("frames"), out = temp_dir("out");
-  write_frames(frames, 3, [](const tryon::Points3& V, int, int) { return V; });
+  tryon::test::write_body_frames(frames, 3, [](const tryon::Points3& V, int, int) { return V; });
   const auto r = run_tryon("animate " + quoted(shirt()) + " --avatar " + quoted(frames) + " -o " + quoted(out) +
                            " --resolution-cm 3 --with-body --preview --preview-every 2 --threads 2 --quiet");
   ASSERT_EQ(r.code, 0) << r.err << (fs::exists(out / "report.json") ? read_json(out / "report.json")["failures"].dump() : "");
@@ -134,7 +123,7 @@ TEST(Animate, WritesTheMotionAsMorphTargetsWithTheBodyAndPreviews) {
 // Bad motions are refused before anything is draped or written, with the problem named.
 TEST(Animate, BadMotionsAreRefusedWithNothingWritten) {
   const fs::path frames = temp_dir("bad"), out = temp_dir("bad_out");
-  write_frames(frames, 2, [](const tryon::Points3& V, int, int) { return V; });
+  tryon::test::write_body_frames(frames, 2, [](const tryon::Points3& V, int, int) { return V; });
   struct Case {
     std::string args, message;
   };

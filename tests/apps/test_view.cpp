@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "body_frames.hpp"
 #include "core/trimesh.hpp"
 #include "gltf_validator.hpp"
 #include "outputs/glb.hpp"
@@ -210,6 +211,31 @@ TEST(View, AGarmentsMotionPlays) {
   EXPECT_EQ(job["animations"], 1);
   EXPECT_EQ(job.value("moving", false), true) << job.dump(1);
   EXPECT_EQ(job["vertices"], cloth.num_vertices());
+  fs::remove_all(dir);
+}
+
+// The GLB of `tryon animate` (the shirt following the bundled body as it moves 2 cm a frame for
+// 10 frames, the body's motion in it too) plays in the page with the body.
+TEST(View, AGarmentFollowingAMovingBodyPlaysWithIt) {
+  const std::string missing = browser_missing();
+  if (!missing.empty()) GTEST_SKIP() << missing;
+  const fs::path dir = fresh_dir("view_animate");
+  tryon::test::write_body_frames(dir / "frames", 10, [](const Points3& V, int k, int) {
+    Points3 out = V;
+    out.col(0).array() += 0.02 * k;
+    return out;
+  });
+  const auto r = run_tryon("animate " + quoted(tryon::test::assets() / "patterns/shirt_mean_specification.json") +
+                           " --avatar " + quoted(dir / "frames") + " -o " + quoted(dir / "walk") +
+                           " --resolution-cm 3 --with-body --threads 2 --quiet");
+  ASSERT_TRUE(fs::exists(dir / "walk" / "garment.glb")) << r.err;
+  const json job = one_page(dir / "walk", dir, "animate");
+  ASSERT_FALSE(job.empty());
+  EXPECT_EQ(job["animations"], 1);
+  EXPECT_EQ(job.value("moving", false), true) << job.dump(1);
+  std::ifstream in(dir / "walk" / "report.json");
+  const json report = json::parse(in);
+  EXPECT_EQ(job["vertices"], report["drape"]["mesh"]["vertices"]);
   fs::remove_all(dir);
 }
 
