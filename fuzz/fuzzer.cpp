@@ -2,7 +2,8 @@
 // targets.cpp (see fuzz/CMakeLists.txt):
 //   garmentcode_fuzzer: GarmentCode JSON through what `tryon inspect` / `drape` do before simulating;
 //   body_obj_fuzzer:    a body as OBJ text through the path `--avatar body.obj` takes;
-//   dxf_fuzzer:         DXF-AAMA / ASTM D6673 text through the same, for a DXF pattern.
+//   dxf_fuzzer:         DXF-AAMA / ASTM D6673 text through the same, for a DXF pattern;
+//   bvh_fuzzer:         a BVH clip through the reader and the forward kinematics `animate` uses.
 #include <cstddef>
 #include <cstdint>
 

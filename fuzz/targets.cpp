@@ -3,6 +3,7 @@
 #include <string>
 
 #include "avatars/avatar.hpp"
+#include "avatars/bvh.hpp"
 #include "core/error.hpp"
 #include "core/logger.hpp"
 #include "core/mesh_io.hpp"
@@ -46,6 +47,16 @@ void dxf(std::string_view bytes) {
     garments::Pattern pattern = dxf::to_pattern(cut, seams, "fuzz");
     dxf::arrange(pattern, cut, dxf::proportional_landmarks(1.72), TriMesh{}, notes);
     build_if_valid(pattern);
+  } catch (const InputError&) {
+  }
+}
+
+void bvh(std::string_view bytes) {
+  try {
+    const avatars::BvhClip clip = avatars::parse_bvh(bytes, "fuzz.bvh");
+    avatars::forward_kinematics(clip, avatars::bvh_rest_pose(clip));
+    for (const int f : {0, clip.frames() - 1}) avatars::forward_kinematics(clip, avatars::bvh_frame_pose(clip, f));
+    avatars::forward_kinematics(clip, avatars::bvh_pose_at(clip, 0.5 * clip.duration_s()));
   } catch (const InputError&) {
   }
 }

@@ -20,6 +20,10 @@ void body_obj(std::string_view bytes);
 /// a 1.72 m body, validate_pattern and, when valid, build_garment (5 cm).
 void dxf(std::string_view bytes);
 
+/// A BVH motion-capture clip: parse_bvh, then the forward kinematics of its rest pose, its first
+/// and last frames and the pose halfway through (interpolated).
+void bvh(std::string_view bytes);
+
 /// Silences the logger (odd inputs log warnings, and logging slows fuzzing down).
 void quiet();
 

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(garmentcode_fuzzer body_obj_fuzzer dxf_fuzzer)
+[ ${#targets[@]} -gt 0 ] || targets=(garmentcode_fuzzer body_obj_fuzzer dxf_fuzzer bvh_fuzzer)
 
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRYON_FUZZ=ON \
       -DTRYON_BUILD_TESTS=OFF -DTRYON_BUILD_BENCH=OFF > build-fuzz.log 2>&1 || { tail -n 40 build-fuzz.log; exit 1; }
@@ -24,6 +24,7 @@ for t in "${targets[@]}"; do
   max_len=65536 dict=fuzz/garmentcode.dict
   [ "$t" = body_obj_fuzzer ] && max_len=262144 dict=fuzz/obj.dict
   [ "$t" = dxf_fuzzer ] && max_len=800000 dict=fuzz/dxf.dict  # the shared CAD exports whole (up to 730 KB)
+  [ "$t" = bvh_fuzzer ] && dict=fuzz/bvh.dict
   echo "fuzz: $t for $seconds s"
   if ! "build-fuzz/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" -dict="$dict" \
        -print_final_stats=1 -artifact_prefix="build-fuzz/crashes/$t/" "build-fuzz/corpus/$t" "build-fuzz/seeds/$t" \

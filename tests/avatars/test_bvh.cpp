@@ -1,7 +1,6 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
-#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -460,21 +459,4 @@ TEST(BvhMotion, NormalisedTheBodyStaysAPersonsHeight) {
   EXPECT_LE(hi, 1.8);
   std::cout << "[ measured ] normalised body height: " << lo << "–" << hi << " m over the clip, from "
             << standing_lo << " m on the " << standing << " standing frames\n";
-}
-
-TEST(BvhMotion, SkinningAFrameIsFast) {
-  REQUIRE_MAKEHUMAN();
-  const Rig& rig = female_rig();
-  const BvhClip& clip = cmu_clip();
-  const Retargeting plan = plan_retarget(clip, rig, cmu_joint_map(), female_body().V);
-  const auto poses = retarget_clip(clip, rig, plan, 30);
-  const int n = 60;
-  const auto t0 = std::chrono::steady_clock::now();
-  double sink = 0;
-  for (int k = 0; k < n; ++k) sink += skin(rig, female_body().V, poses[k * 10 % poses.size()])(0, 0);
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / n;
-  EXPECT_TRUE(std::isfinite(sink));
-  std::cout << "[ measured ] skinning " << female_body().V.rows() << " vertices: " << ms << " ms a frame\n";
-  EXPECT_LT(ms, 100.0);
 }
