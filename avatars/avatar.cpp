@@ -186,10 +186,6 @@ Avatar make_avatar(TriMesh mesh, const std::string& name, const std::string& sou
   return a;
 }
 
-}  // namespace tryon::avatars
-
-namespace tryon::avatars {
-
 Points3 to_body_frame(const Avatar& body, ConstRef<Points3> V_file) {
   if (V_file.rows() != body.file_vertices)
     throw InputError("body '" + body.name + "': a frame of " + std::to_string(V_file.rows()) +

@@ -337,10 +337,6 @@ void Contact::Impl::limit_strain_on_body(const ClothModel& model, Points3& x_new
   }
 }
 
-}  // namespace tryon::cloth
-
-namespace tryon::cloth {
-
 void Contact::set_body_motion(std::function<Points3(double)> pose) {
   Impl& m = *impl_;
   m.body_pose = std::move(pose);
