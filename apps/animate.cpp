@@ -16,6 +16,7 @@
 #include "avatars/bvh.hpp"
 #include "avatars/motion.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "core/logger.hpp"
 #include "core/parallel.hpp"
 #include "core/progress.hpp"
@@ -40,8 +41,6 @@ struct AnimateCommand {
   avatars::BvhRetarget bvh;  // a BVH motion: the rig, its base mesh, the joint map
 };
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
 // "A:B", "A:" or ":B" (frame numbers of the motion, both kept).
 void parse_frames(const std::string& text, avatars::MotionOptions& o) {
   if (text.empty()) return;
@@ -63,12 +62,6 @@ void parse_frames(const std::string& text, avatars::MotionOptions& o) {
   o.last = number(text.substr(colon + 1), -1);
 }
 
-bool is_bvh(const fs::path& p) {
-  std::string ext = p.extension().string();
-  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return ext == ".bvh";
-}
-
 // The body's motion: a BVH clip played on the avatar through its rig, --motion's file, or the
 // avatar file's own animation or frames.
 avatars::BodyMotion load_body_motion(const AnimateCommand& c) {
@@ -78,7 +71,7 @@ avatars::BodyMotion load_body_motion(const AnimateCommand& c) {
   mo.avatar.detect_facing = c.drape.facing == "auto";
   mo.blend_in = c.blend_in;
   parse_frames(c.frames, mo);
-  if (!c.motion.empty() && is_bvh(c.motion)) {
+  if (!c.motion.empty() && has_extension(c.motion, ".bvh")) {
     if (c.bvh.rig.empty() || c.bvh.base_mesh.empty())
       throw InputError("a BVH motion is played on the avatar through a rig: give --rig and --base-mesh");
     avatars::BvhRetarget r = c.bvh;

@@ -23,8 +23,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
 // What to write; throws InputError for an unknown fit map before anything is draped.
 SaveOptions save_options(const DrapeCommand& o) {
   SaveOptions save;

@@ -3,6 +3,7 @@
 // (SIGINT / SIGTERM), the pattern loaded and checked.
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <signal.h>
 #include <string>
@@ -32,6 +33,11 @@ struct DrapeCommand {
   bool with_body = false;
   bool quiet = false;
 };
+
+/// Seconds from t to now.
+inline double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
 
 /// The drape's options (all but the pattern, the body, the output and what to write) on `cmd`.
 void add_drape_options(CLI::App& cmd, DrapeCommand& o);

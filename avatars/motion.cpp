@@ -7,6 +7,7 @@
 
 #include "avatars/skinning.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "core/logger.hpp"
 #include "core/mesh_io.hpp"
 
@@ -95,9 +96,7 @@ RawMotion read_mesh_sequence(const std::vector<fs::path>& files, double fps) {
 namespace {
 
 bool is_mesh_file(const fs::path& p) {
-  std::string ext = p.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext == ".obj" || ext == ".ply" || ext == ".stl";
+  return has_extension(p, ".obj") || has_extension(p, ".ply") || has_extension(p, ".stl");
 }
 
 std::vector<fs::path> meshes_in_folder(const fs::path& dir) {
@@ -143,9 +142,7 @@ BodyMotion load_motion(const fs::path& path, const MotionOptions& options) {
   if (fs::is_directory(path)) {
     raw = read_mesh_sequence(meshes_in_folder(path), options.fps);
   } else {
-    std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (ext == ".txt" || ext == ".list")
+    if (has_extension(path, ".txt") || has_extension(path, ".list"))
       raw = read_mesh_sequence(meshes_in_list(path), options.fps);
     else if (has_animation(path))
       raw = read_skinned_animation(path, options.fps);

@@ -1,5 +1,6 @@
 #include "core/files.hpp"
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -10,6 +11,12 @@
 
 namespace tryon {
 namespace fs = std::filesystem;
+
+bool has_extension(const fs::path& path, std::string_view extension) {
+  std::string ext = path.extension().string();
+  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return ext == extension;
+}
 
 void require_readable_file(const fs::path& path, const std::string& what) {
   std::error_code ec;

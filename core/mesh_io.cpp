@@ -17,17 +17,6 @@
 namespace tryon {
 
 namespace {
-bool is_obj(const std::filesystem::path& path) {
-  std::string ext = path.extension().string();
-  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return ext == ".obj";
-}
-bool has_extension(const std::filesystem::path& path, const char* wanted) {
-  std::string ext = path.extension().string();
-  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return ext == wanted;
-}
-
 // Bytes of one value of a PLY scalar type (PLY's names and the sized aliases), 0 if unknown.
 std::size_t ply_type_size(const std::string& t) {
   if (t == "char" || t == "uchar" || t == "int8" || t == "uint8") return 1;
@@ -105,7 +94,7 @@ TriMesh read_obj_mesh(std::string_view text, const std::string& source) {
 
 TriMesh read_mesh(const std::filesystem::path& path) {
   require_readable_file(path, "mesh");
-  if (is_obj(path)) return read_obj_mesh(read_text_file(path, "mesh", std::size_t{2} << 30), path.string());
+  if (has_extension(path, ".obj")) return read_obj_mesh(read_text_file(path, "mesh", std::size_t{2} << 30), path.string());
   if (has_extension(path, ".ply")) check_ply_counts(path);
   Assimp::Importer importer;
   // Keep Assimp's own vertex order (no JoinIdenticalVertices: welding is ours, with a tolerance).

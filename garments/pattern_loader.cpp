@@ -19,9 +19,7 @@ bool is_dxf_file(const std::filesystem::path& path) {
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
   if (!head.empty() && dxf::looks_like_dxf(head)) return true;
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext == ".dxf";
+  return has_extension(path, ".dxf");
 }
 
 namespace {
