@@ -111,12 +111,19 @@ DrapeResult drape_with(const garments::Pattern& pattern, const avatars::Avatar& 
                        const DrapeOptions& o, const DrapeProgressCallback& progress,
                        const std::atomic<bool>* user_cancel, const stages::AfterDrape& after = {});
 
-// Whether the fine drape starts from the coarse one: clean but for rest (its report's only
-// failure, if any, is not_static; a cancelled, timed out or failed run, an intersection or an
-// open seam each add their own).
-bool clean_but_for_rest(const DrapeResult& coarse) {
-  const json& failures = coarse.report["failures"];
-  return failures.empty() || (failures.size() == 1 && failures[0] == "not_static");
+// A coarse drape with at most this many cloth edges through cloth still starts the fine mesh:
+// the fine mesh's untangling stage undoes a fold or two, but keeps a tangle of tens of edges,
+// from which a fine mesh sewn itself does better.
+constexpr int kCoarseCrossingsKept = 10;
+
+// Whether the fine drape starts from the coarse one: sewn and out of the body (its report's
+// failures, if any, are not_static, and self_intersection with at most kCoarseCrossingsKept
+// edges; a cancelled, timed out or failed run, cloth in the body or an open seam each add their
+// own failure).
+bool sewn_outside_the_body(const DrapeResult& coarse) {
+  for (const auto& failure : coarse.report["failures"])
+    if (failure != "not_static" && failure != "self_intersection") return false;
+  return coarse.report["quality"].value("self_intersections", 0) <= kCoarseCrossingsKept;
 }
 
 // Whether the coarse drape was stopped (cancelled, or out of time).
@@ -173,7 +180,7 @@ DrapeResult drape_with(const garments::Pattern& pattern, const avatars::Avatar& 
   bool coarse_used = false;
   if (coarse) {
     if (stopped(*coarse)) return stopped_in_coarse_start(std::move(*coarse), o);
-    coarse_used = clean_but_for_rest(*coarse);
+    coarse_used = sewn_outside_the_body(*coarse);
     logger().info("coarse start: the drape at {} cm is {}{}", o.coarse_start_cm,
                   coarse->clean ? "clean" : "not clean (" + coarse->report["failures"].dump() + ")",
                   coarse_used ? "; the fine mesh starts from it" : "; the fine mesh is sewn itself");

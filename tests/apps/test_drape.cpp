@@ -143,6 +143,28 @@ TEST(Drape, FineDrapeStartsFromItsCoarseDrape) {
   fs::remove_all(out);
 }
 
+// A coarse drape sewn and out of the body but with cloth through cloth is used: the fine
+// mesh's untangling stage undoes the crossing. The shirt on CesiumMan's bind pose (arms out and
+// down, a body smaller than the shirt's): its 3 cm drape ends with cloth through cloth; the
+// 2 cm drape from it is clean (sewn itself, the 2 cm mesh folds a front panel over the arm).
+TEST(Drape, FineDrapeStartsFromACoarseDrapeWithClothThroughCloth) {
+  TRYON_REQUIRE_SHARED("avatars/rigged_cesiumman/CesiumMan.glb");
+  const fs::path avatar = tryon::test::shared_data_path("avatars/rigged_cesiumman/CesiumMan.glb");
+  const fs::path shirt = tryon::test::assets() / "patterns/shirt_mean_specification.json";
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_coarse_self_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const auto r = run_tryon("drape " + quoted(shirt) + " --avatar " + quoted(avatar) + " -o " + quoted(out) +
+                           " --resolution-cm 2 --coarse-start-cm 3 --threads 1 --quiet");
+  EXPECT_EQ(r.code, 0) << r.err;
+  const json report = read_json(out / "report.json");
+  const json& coarse = report["run"]["coarse_start"];
+  EXPECT_EQ(coarse["failures"], json::array({"self_intersection"}));
+  EXPECT_EQ(coarse["used"], true);
+  const json rq = expect_clean_report(out, 600);
+  expect_checker_agrees(out / "garment.obj", rq, avatar);
+  fs::remove_all(out);
+}
+
 TEST(Drape, DrapeOutOfTimeInItsCoarseStartEndsWithTheCoarseCloth) {
   // Out of time within the first frame of the 3 cm drape: the result is that drape where it
   // stopped (the coarse mesh, written and reported), not a fine mesh meshed and started after
