@@ -37,7 +37,7 @@ struct AnimateCommand {
   bool preview = false;
   int preview_every = 10;
   bool with_body = false;
-  double max_step_travel_mm = 2;
+  double max_step_travel_mm = 1;
   avatars::BvhRetarget bvh;  // a BVH motion: the rig, its base mesh, the joint map
 };
 
@@ -158,7 +158,7 @@ void add_animate_command(CLI::App& app, std::function<int()>& run) {
                   "blend it into the first frame over this many frames (0: drape on the first frame)")
       ->check(CLI::Range(0, 10000));
   cmd->add_option("--max-step-travel-mm", c->max_step_travel_mm,
-                  "the body moves at most this far in a simulation step (steps a frame follow from it)")
+                  "where it can touch the cloth, the body moves at most this far in a simulation step (each frame's steps follow from it)")
       ->check(CLI::Range(0.1, 50.0));
   cmd->add_flag("--preview", c->preview, "also write preview_NNNN.png every --preview-every frames");
   cmd->add_option("--preview-every", c->preview_every, "frames between preview pictures")->check(CLI::Range(1, 100000));

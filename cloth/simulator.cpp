@@ -106,6 +106,13 @@ double Simulator::current_dt() const {
   return settings_.frame_dt / steps;
 }
 
+void Simulator::set_step(double dt, double explode_speed) {
+  if (!(std::isfinite(dt) && dt > 0)) throw InputError("simulator: a step must be > 0");
+  if (!(explode_speed > 0)) throw InputError("simulator: explode_speed must be > 0");
+  settings_.dt = dt;
+  settings_.explode_speed = explode_speed;
+}
+
 bool Simulator::step(double dt, std::string* why) {
   if (contact_) contact_->begin_step(model_, step_time_, dt);
   const Vec3 gravity = frame_ < settings_.zero_gravity_frames ? Vec3::Zero() : settings_.gravity;

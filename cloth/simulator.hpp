@@ -150,6 +150,10 @@ class Simulator {
   /// Step size the next frame will use (s).
   double current_dt() const;
 
+  /// The step the following frames aim at (SimulatorSettings::dt, > 0) and the explosion speed
+  /// that goes with it; the halvings of earlier rollbacks still apply.
+  void set_step(double dt, double explode_speed);
+
   const ClothModel& model() const { return model_; }
   ClothModel& model() { return model_; }
   const SimulatorSettings& settings() const { return settings_; }

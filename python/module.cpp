@@ -362,7 +362,7 @@ void bind_motion(py::module_& m) {
         "meshes of one topology (one a frame, in name order) or a text file listing them.");
   m.def("animate", &animate, py::arg("pattern"), py::arg("motion"), py::kw_only(), py::arg("resolution_cm") = 1.0,
         py::arg("material") = "cotton_jersey", py::arg("threads") = 0, py::arg("time_limit_s") = 0.0,
-        py::arg("max_step_travel_mm") = 2.0,
+        py::arg("max_step_travel_mm") = 1.0,
         "Drapes a Pattern on the motion's first frame, then follows the motion (the GIL is released;\n"
         "Ctrl-C stops it at the next frame with the frames followed so far).");
 }

@@ -10,6 +10,7 @@
 #include "core/logger.hpp"
 #include "outputs/glb.hpp"
 #include "outputs/preview.hpp"
+#include "tryon/follow_steps.hpp"
 #include "tryon/stages.hpp"
 
 namespace tryon {
@@ -29,14 +30,24 @@ constexpr int kMaxStepsPerFrame = 256;
 // (the rule for motion: folds pressed together by a moving body touch for a frame).
 constexpr double kSelfIntersectingShare = 0.001;
 
-// Steps per frame: the body's fastest vertex moves at most max_step_travel_m a step.
-int steps_per_frame(const avatars::BodyMotion& m, const AnimateOptions& o) {
-  double travel = 0;
-  for (std::size_t k = 0; k + 1 < m.frames.size(); ++k)
-    travel = std::max(travel, (m.frames[k + 1] - m.frames[k]).rowwise().norm().maxCoeff());
+// Cloth this far from a body triangle at a frame's start can meet it in the frame: besides the
+// cloth's own longest edge, its contact thickness and how far it moves in a frame.
+constexpr double kFollowMargin = 0.02;
+
+// Steps for frame k-1 → k: neither the fastest body triangle that can reach the cloth (at
+// positions `cloth`, cloth edges up to `cloth_edge` long) nor the cloth itself, as fast as in
+// the frame before (`cloth_travel`, m), moves more than max_step_travel_m a step.
+int steps_for_frame(const avatars::BodyMotion& m, int k, const Points3& cloth, double cloth_edge,
+                    double cloth_travel, const AnimateOptions& o) {
+  const double body_travel =
+      travel_near_cloth(m.frames[k - 1], m.frames[k], m.body.mesh.F, cloth, cloth_edge + kFollowMargin);
+  const double travel = std::max(body_travel, cloth_travel);
   const int steps = static_cast<int>(std::ceil(travel / o.max_step_travel_m - 1e-9));
   return std::clamp(steps, std::max(1, o.drape.substeps), kMaxStepsPerFrame);
 }
+
+// The farthest a garment vertex moved between two frames (m).
+double garment_travel(const Points3& from, const Points3& to) { return (to - from).rowwise().norm().maxCoeff(); }
 
 // Vertices of the garment's cloth edges that pass through a cloth triangle: at most two an edge.
 int self_intersecting_vertices(const quality::Quality& q) { return 2 * q.self_intersections; }
@@ -60,18 +71,11 @@ bool frame_clean(const MotionFrameQuality& f, int vertices) {
          f.self_intersecting_vertices <= kSelfIntersectingShare * vertices && f.quality.seam_gap_max_m < 1e-3;
 }
 
-// The follow stage's settings: the drape's, with the motion's frame length and steps, nothing
-// pinned or attached, never taken for rest. A step's candidate counts as an explosion when it
-// moves a particle as far as in the drape's steps: the strain limiting and the contact correct
-// positions by as much in a short step as in a long one, and a speed limit (the correction over
-// the step) stopped the follow where the body presses cloth together (CesiumMan's walk, the
-// skirt at 3 cm: 2.2 cm a step, 945 m/s at the last retry, at frame 10; with this test, frame 71).
-cloth::SimulatorSettings follow_settings(const stages::Cloth& c, const avatars::BodyMotion& motion, int steps) {
+// The follow stage's settings: the drape's, with the motion's frame length, nothing pinned or
+// attached, never taken for rest. Its step is set frame by frame (follow_step).
+cloth::SimulatorSettings follow_settings(const stages::Cloth& c, const avatars::BodyMotion& motion) {
   cloth::SimulatorSettings s = c.settings;
-  const double drape_dt = s.dt > 0 ? s.dt : s.frame_dt / s.implicit_substeps;
   s.frame_dt = 1.0 / motion.fps;
-  s.dt = s.frame_dt / steps;
-  s.explode_speed *= std::max(1.0, drape_dt / s.dt);
   s.zero_gravity_frames = 0;
   s.temporary_pins.clear();
   s.pin_frames = 0;
@@ -81,10 +85,21 @@ cloth::SimulatorSettings follow_settings(const stages::Cloth& c, const avatars::
   return s;
 }
 
+// A frame of `steps` steps. A step's candidate counts as an explosion when it moves a particle
+// as far as in the drape's steps: the strain limiting and the contact correct positions by as
+// much in a short step as in a long one, and a speed limit (the correction over the step)
+// stopped the follow where the body presses cloth together (CesiumMan's walk, the skirt at
+// 3 cm: 2.2 cm a step, 945 m/s at the last retry, at frame 10; with this test, frame 71).
+void follow_step(cloth::Simulator& sim, const cloth::SimulatorSettings& drape, int steps) {
+  const double drape_dt = drape.dt > 0 ? drape.dt : drape.frame_dt / drape.implicit_substeps;
+  const double dt = sim.settings().frame_dt / steps;
+  sim.set_step(dt, drape.explode_speed * std::max(1.0, drape_dt / dt));
+}
+
 struct Followed {
   cloth::RunStatus status = cloth::RunStatus::frame_limit;  // frame_limit: every frame done
   std::string reason;
-  int steps_per_frame = 0;
+  int steps_per_frame_max = 0;  // as planned from the body's travel (rollbacks not counted)
   double simulate_s = 0, check_s = 0;
 };
 
@@ -93,11 +108,11 @@ struct Followed {
 Followed follow(stages::Run& run, stages::Cloth& c, const DrapeResult& draped, const avatars::BodyMotion& motion,
                 const AnimateOptions& o, AnimateResult& out) {
   Followed f;
-  f.steps_per_frame = steps_per_frame(motion, o);
   const int n = static_cast<int>(motion.frames.size());
-  logger().info("motion: {} frames at {} fps, {} steps a frame", n, motion.fps, f.steps_per_frame);
+  logger().info("motion: {} frames at {} fps", n, motion.fps);
+  const double cloth_edge = longest_edge(draped.positions, draped.garment.F);
   c.contact->set_body_motion([&motion](double t) { return motion.at(t); });
-  cloth::Simulator sim(std::move(c.model), follow_settings(c, motion, f.steps_per_frame));
+  cloth::Simulator sim(std::move(c.model), follow_settings(c, motion));
   sim.set_contact(c.contact.get());
   auto t0 = Clock::now();
   out.frames.push_back(draped.positions);
@@ -109,6 +124,10 @@ Followed follow(stages::Run& run, stages::Cloth& c, const DrapeResult& draped, c
       break;
     }
     t0 = Clock::now();
+    const double cloth_travel = k >= 2 ? garment_travel(out.frames[k - 2], out.frames[k - 1]) : 0.0;
+    const int steps = steps_for_frame(motion, k, sim.model().x, cloth_edge, cloth_travel, o);
+    f.steps_per_frame_max = std::max(f.steps_per_frame_max, steps);
+    follow_step(sim, c.settings, steps);
     cloth::FrameReport report;
     if (!sim.advance_frame(report, &f.reason)) {
       f.status = cloth::RunStatus::failed;
@@ -119,6 +138,7 @@ Followed follow(stages::Run& run, stages::Cloth& c, const DrapeResult& draped, c
     t0 = Clock::now();
     out.frames.push_back(cloth::garment_positions(sim.model()));
     out.quality.push_back(judge_frame(draped.garment, out.frames.back(), out.frames[k - 1], motion, k));
+    out.quality.back().steps = report.steps;
     f.check_s += since(t0);
     run.on_motion_frame(k, n - 1, report.moving_fraction);
   }
@@ -133,6 +153,7 @@ json frame_json(const MotionFrameQuality& f) {
   j["frame"] = f.frame;
   j["time_s"] = f.time_s;
   j["self_intersecting_vertices"] = f.self_intersecting_vertices;
+  j["steps"] = f.steps;
   return j;
 }
 
@@ -184,7 +205,7 @@ json motion_report(const Followed& f, const AnimateResult& r, const avatars::Bod
                    {"frames_written", static_cast<int>(r.frames.size())},
                    {"duration_s", motion.duration_s()},
                    {"frames_clean", clean_frames},
-                   {"steps_per_frame", f.steps_per_frame},
+                   {"steps_per_frame", f.steps_per_frame_max},
                    {"status", f.status == cloth::RunStatus::frame_limit ? "completed" : cloth::run_status_name(f.status)},
                    {"reason", f.reason},
                    {"self_intersecting_share_max", kSelfIntersectingShare}}},

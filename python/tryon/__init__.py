@@ -163,7 +163,7 @@ def check(cloth_path, avatar=None, rest=None, previous=None):
 
 
 def animate(pattern, motion, *, resolution_cm=1.0, material="cotton_jersey", threads=0, time_limit_s=0.0,
-            max_step_travel_mm=2.0):
+            max_step_travel_mm=1.0):
     """Drapes `pattern` on the first frame of `motion` and follows it -> Animation.
 
     pattern: a Pattern or a GarmentCode file; motion: a Motion (load_motion) or what load_motion

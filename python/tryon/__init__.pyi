@@ -64,5 +64,5 @@ def set_log_level(level: LogLevel) -> None:
 
 def animate(pattern: Union[Pattern, StrPath], motion: Union[Motion, StrPath], *, resolution_cm: float = 1.0,
             material: str = "cotton_jersey", threads: int = 0, time_limit_s: float = 0.0,
-            max_step_travel_mm: float = 2.0) -> Animation:
+            max_step_travel_mm: float = 1.0) -> Animation:
     """Drapes a pattern on the first frame of a motion and follows it."""

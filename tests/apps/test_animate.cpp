@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -91,6 +92,17 @@ TEST(Animate, ShirtFollowsABodyThatTurnsAndWalksAway) {
   EXPECT_NEAR(body_moved.x(), 0.5, 0.05);
   EXPECT_LT((garment_moved - body_moved).norm(), 0.03) << garment_moved.transpose() << " vs " << body_moved.transpose();
   EXPECT_EQ(r.report["motion"]["frames_clean"], 16);
+  // Steps follow the body's speed frame by frame: it sets off and stops slowly (at least the
+  // drape's substeps), and is fastest halfway.
+  const int steps_max = r.report["motion"]["steps_per_frame"];
+  EXPECT_GT(steps_max, o.drape.substeps);
+  const auto fastest = std::max_element(r.quality.begin(), r.quality.end(),
+                                        [](const auto& a, const auto& b) { return a.steps < b.steps; });
+  EXPECT_EQ(fastest->steps, steps_max);
+  EXPECT_NEAR(fastest->frame, 8, 1);
+  EXPECT_LT(r.quality[1].steps, steps_max);
+  EXPECT_LT(r.quality.back().steps, steps_max);
+  for (std::size_t k = 1; k < r.quality.size(); ++k) EXPECT_GE(r.quality[k].steps, o.drape.substeps) << k;
 }
 
 // The command line: a motion of three frames (the body standing still), the GLB with a morph
