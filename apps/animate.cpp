@@ -34,6 +34,7 @@ struct AnimateCommand {
   double fps = 30;
   std::string frames;    // "A:B"
   int blend_in = 0;
+  int animation = 0;     // which of the file's animations
   bool preview = false;
   int preview_every = 10;
   bool with_body = false;
@@ -70,10 +71,12 @@ avatars::BodyMotion load_body_motion(const AnimateCommand& c) {
   mo.avatar.up = parse_up_axis(c.drape.up);
   mo.avatar.detect_facing = c.drape.facing == "auto";
   mo.blend_in = c.blend_in;
+  mo.animation = c.animation;
   parse_frames(c.frames, mo);
   if (!c.motion.empty() && has_extension(c.motion, ".bvh")) {
     if (c.bvh.rig.empty() || c.bvh.base_mesh.empty())
       throw InputError("a BVH motion is played on the avatar through a rig: give --rig and --base-mesh");
+    if (c.animation != 0) throw InputError("a BVH file holds one clip: there is no animation " + std::to_string(c.animation));
     avatars::BvhRetarget r = c.bvh;
     r.fps = c.fps;
     return avatars::finish_motion(avatars::read_bvh_motion(c.drape.avatar, c.motion, r),
@@ -140,8 +143,9 @@ void add_animate_command(CLI::App& app, std::function<int()>& run) {
       "animate", "drape a garment on a moving body and follow its motion (exit 0 clean, 1 not clean, 2 bad input)");
   cmd->add_option("pattern", c->drape.pattern, "GarmentCode specification JSON or DXF-AAMA / ASTM D6673 file")->required();
   cmd->add_option("--avatar", c->drape.avatar,
-                  "the moving body: a rigged body with an animation (glTF/GLB, COLLADA, FBX), a folder of meshes "
-                  "(one a frame, in name order), a text file listing them, or the body a --motion BVH clip plays on")
+                  "the moving body: a rigged body with an animation (glTF/GLB, COLLADA, FBX), a glTF/GLB body moved by "
+                  "animated morph targets, a folder of meshes (one a frame, in name order), a text file listing them, "
+                  "or the body a --motion BVH clip plays on")
       ->required();
   cmd->add_option("--motion", c->motion,
                   "the motion, when not the avatar file's own: a file or folder as for --avatar, or a BVH clip played "
@@ -152,6 +156,8 @@ void add_animate_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("-o,--output", c->drape.outdir, "output folder (garment.glb, report.json)")->required();
   cmd->add_option("--fps", c->fps, "frames a second: the animation sampled at, a mesh sequence played at")
       ->check(CLI::Range(1.0, 240.0));
+  cmd->add_option("--animation", c->animation, "which of the file's animations to play (from 0)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--frames", c->frames, "A:B: the motion's frames A to B only (from 0)");
   cmd->add_option("--blend-in", c->blend_in,
                   "drape on the body's rest pose (a rigged body's bind pose, the body a BVH clip plays on) and "

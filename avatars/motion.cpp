@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "avatars/morph_motion.hpp"
 #include "avatars/skinning.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -134,22 +135,29 @@ void keep_frames(RawMotion& m, const MotionOptions& o) {
   m.frames = std::vector<Points3>(m.frames.begin() + o.first, m.frames.begin() + last + 1);
 }
 
+// A file's own motion: a body moved by morph targets, or a rigged body skinned.
+RawMotion read_animated_body(const fs::path& path, const MotionOptions& options) {
+  if (has_morph_targets(path)) return read_morph_animation(path, options.fps, options.animation);
+  if (has_animation(path)) return read_skinned_animation(path, options.fps, options.animation);
+  throw InputError("motion '" + path.string() +
+                   "' holds no animation Assimp reads, and is not a folder of meshes or a list of them");
+}
+
 }  // namespace
 
 BodyMotion load_motion(const fs::path& path, const MotionOptions& options) {
   if (!fs::exists(path)) throw InputError("motion '" + path.string() + "' does not exist");
+  const bool sequence = fs::is_directory(path) || has_extension(path, ".txt") || has_extension(path, ".list");
+  if (sequence && options.animation != 0)
+    throw InputError("motion '" + path.string() + "' is a sequence of meshes, one motion: there is no animation " +
+                     std::to_string(options.animation));
   RawMotion raw;
-  if (fs::is_directory(path)) {
+  if (fs::is_directory(path))
     raw = read_mesh_sequence(meshes_in_folder(path), options.fps);
-  } else {
-    if (has_extension(path, ".txt") || has_extension(path, ".list"))
-      raw = read_mesh_sequence(meshes_in_list(path), options.fps);
-    else if (has_animation(path))
-      raw = read_skinned_animation(path, options.fps);
-    else
-      throw InputError("motion '" + path.string() +
-                       "' holds no animation Assimp reads, and is not a folder of meshes or a list of them");
-  }
+  else if (sequence)
+    raw = read_mesh_sequence(meshes_in_list(path), options.fps);
+  else
+    raw = read_animated_body(path, options);
   return finish_motion(std::move(raw), path.stem().string(), options);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // A body in motion: its mesh at every frame, one topology. Read from a rigged body with an
-// animation (avatars/skinning.hpp), a BVH clip on a rig (avatars/bvh.hpp), or a sequence of
-// meshes; brought to the design's frame as the body of its first frame is (avatar.hpp).
+// animation (avatars/skinning.hpp), a body moved by morph targets (avatars/morph_motion.hpp), a
+// BVH clip on a rig (avatars/bvh.hpp), or a sequence of meshes; brought to the design's frame as the body of its first frame is (avatar.hpp).
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -43,6 +43,7 @@ struct MotionOptions {
   double fps = 30;        ///< frames a second (sampled from the animation's own keys)
   int first = 0;          ///< first frame kept
   int last = -1;          ///< last frame kept (-1: the end)
+  int animation = 0;      ///< which of the file's animations (index), for a rigged or morph-target body
   /// Frames in which the body moves from its rest pose into the first frame (vertices blended
   /// linearly), played first, so the garment is draped on the rest pose (0: draped on the
   /// first frame). Needs a rest pose.
@@ -59,8 +60,10 @@ BodyMotion normalise_motion(RawMotion raw, const std::string& name, const Avatar
 /// Reads a motion from:
 ///  - a folder of OBJ/PLY/STL meshes (one per frame, in name order, one topology),
 ///  - a text file listing such meshes, one path a line (relative to the list),
-///  - a rigged body with an animation (glTF/GLB, COLLADA, FBX): skinned per frame.
-/// Then keeps options.first..options.last. Throws InputError naming the problem.
+///  - a rigged body with an animation (glTF/GLB, COLLADA, FBX): skinned per frame,
+///  - a body moved by morph targets with an animation of their weights (glTF/GLB, no skin).
+/// Then keeps options.first..options.last. Throws InputError naming the problem (an animation
+/// other than 0 of a mesh sequence among them).
 BodyMotion load_motion(const std::filesystem::path& path, const MotionOptions& options = {});
 
 /// Keeps frames options.first..options.last of a raw motion read otherwise (a BVH clip on a rig,

@@ -1,17 +1,11 @@
 #include "avatars/skinning.hpp"
 
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
-#include <assimp/Importer.hpp>
-
-#include <algorithm>
 #include <cmath>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "avatars/scene_animation.hpp"
 #include "core/error.hpp"
-#include "core/files.hpp"
 
 namespace tryon::avatars {
 
@@ -19,104 +13,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Mat4 = Eigen::Matrix4d;
+using namespace animated;
 using Mat34 = Eigen::Matrix<double, 3, 4>;
-
-// Frames × vertices beyond which a motion is refused (8 bytes × 3 each: about 2.4 GB).
-constexpr double max_frame_vertices = 1e8;
-
-Mat4 to_eigen(const aiMatrix4x4& m) {
-  Mat4 out;
-  for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 4; ++c) out(r, c) = m[r][c];
-  return out;
-}
-
-// The file's node tree, parents before children, each node's animation channel (or none).
-struct Skeleton {
-  std::vector<const aiNode*> nodes;
-  std::vector<int> parent;                        // -1 for the root
-  std::vector<const aiNodeAnim*> channel;         // nullptr: the node keeps its mTransformation
-  std::unordered_map<std::string, int> index_of;  // by node name
-};
-
-Skeleton skeleton_of(const aiScene& scene, const aiAnimation* anim) {
-  Skeleton s;
-  std::vector<std::pair<const aiNode*, int>> stack{{scene.mRootNode, -1}};
-  while (!stack.empty()) {
-    const auto [node, parent] = stack.back();
-    stack.pop_back();
-    const int i = static_cast<int>(s.nodes.size());
-    s.nodes.push_back(node);
-    s.parent.push_back(parent);
-    s.channel.push_back(nullptr);
-    s.index_of.emplace(node->mName.C_Str(), i);
-    for (unsigned c = node->mNumChildren; c-- > 0;) stack.emplace_back(node->mChildren[c], i);
-  }
-  for (unsigned c = 0; anim && c < anim->mNumChannels; ++c) {
-    const auto it = s.index_of.find(anim->mChannels[c]->mNodeName.C_Str());
-    if (it != s.index_of.end()) s.channel[it->second] = anim->mChannels[c];
-  }
-  return s;
-}
-
-// The key at or before `ticks` and the fraction of the way to the next one (held at the ends).
-template <typename Key>
-std::pair<unsigned, double> bracket(const Key* keys, unsigned n, double ticks) {
-  if (n == 1 || ticks <= keys[0].mTime) return {0, 0.0};
-  if (ticks >= keys[n - 1].mTime) return {n - 1, 0.0};
-  const Key* next =
-      std::upper_bound(keys, keys + n, ticks, [](double t, const Key& k) { return t < k.mTime; });
-  const auto k = static_cast<unsigned>(next - keys - 1);
-  const double span = keys[k + 1].mTime - keys[k].mTime;
-  return {k, span > 0 ? (ticks - keys[k].mTime) / span : 0.0};
-}
-
-Eigen::Vector3d lerp_keys(const aiVectorKey* keys, unsigned n, double ticks, const Eigen::Vector3d& rest) {
-  if (n == 0) return rest;
-  const auto [k, a] = bracket(keys, n, ticks);
-  const Eigen::Vector3d p(keys[k].mValue.x, keys[k].mValue.y, keys[k].mValue.z);
-  if (a == 0) return p;
-  const Eigen::Vector3d q(keys[k + 1].mValue.x, keys[k + 1].mValue.y, keys[k + 1].mValue.z);
-  return (1 - a) * p + a * q;
-}
-
-Eigen::Quaterniond slerp_keys(const aiQuatKey* keys, unsigned n, double ticks,
-                              const Eigen::Quaterniond& rest) {
-  if (n == 0) return rest;
-  const auto to_q = [](const aiQuaternion& q) { return Eigen::Quaterniond(q.w, q.x, q.y, q.z).normalized(); };
-  const auto [k, a] = bracket(keys, n, ticks);
-  if (a == 0) return to_q(keys[k].mValue);
-  return to_q(keys[k].mValue).slerp(a, to_q(keys[k + 1].mValue));
-}
-
-// A channel's local transform at `ticks`: translation · rotation · scaling, each interpolated
-// between its keys (components without keys keep the node's own).
-Mat4 channel_local(const aiNodeAnim& ch, const aiNode& node, double ticks) {
-  aiVector3D s0, t0;
-  aiQuaternion r0;
-  node.mTransformation.Decompose(s0, r0, t0);
-  const Eigen::Vector3d t = lerp_keys(ch.mPositionKeys, ch.mNumPositionKeys, ticks, {t0.x, t0.y, t0.z});
-  const Eigen::Vector3d s = lerp_keys(ch.mScalingKeys, ch.mNumScalingKeys, ticks, {s0.x, s0.y, s0.z});
-  const Eigen::Quaterniond r = slerp_keys(ch.mRotationKeys, ch.mNumRotationKeys, ticks,
-                                          Eigen::Quaterniond(r0.w, r0.x, r0.y, r0.z).normalized());
-  Mat4 m = Mat4::Identity();
-  m.topLeftCorner<3, 3>() = r.toRotationMatrix() * s.asDiagonal();
-  m.topRightCorner<3, 1>() = t;
-  return m;
-}
-
-// Every node's global transform at `ticks` (parent global · local).
-std::vector<Mat4> pose(const Skeleton& s, double ticks) {
-  std::vector<Mat4> global(s.nodes.size());
-  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
-    const aiNode& node = *s.nodes[i];
-    const Mat4 local =
-        s.channel[i] ? channel_local(*s.channel[i], node, ticks) : to_eigen(node.mTransformation);
-    global[i] = s.parent[i] < 0 ? local : Mat4(global[s.parent[i]] * local);
-  }
-  return global;
-}
 
 struct Influence {
   int joint;
@@ -131,7 +29,7 @@ struct Rig {
   std::vector<Eigen::Vector3d> rest;
   std::vector<int> start{0};
   std::vector<Influence> influences;
-  std::vector<Eigen::Vector3i> faces;
+  MergedMeshes meshes;
   bool skinned = false;  // some mesh has bones
 };
 
@@ -144,7 +42,7 @@ int add_joint(Rig& rig, int node, const Mat4& offset) {
 // Each vertex's influences in one mesh, weights normalised to sum 1; a vertex no bone weighs
 // follows the mesh's node.
 std::vector<std::vector<Influence>> mesh_influences(Rig& rig, const aiMesh& mesh, int mesh_node,
-                                                    const Skeleton& s, const std::string& what) {
+                                                    const NodeTree& s, const std::string& what) {
   std::vector<std::vector<Influence>> per_vertex(mesh.mNumVertices);
   for (unsigned b = 0; b < mesh.mNumBones; ++b) {
     const aiBone& bone = *mesh.mBones[b];
@@ -171,41 +69,20 @@ std::vector<std::vector<Influence>> mesh_influences(Rig& rig, const aiMesh& mesh
   return per_vertex;
 }
 
-// Appends one triangle mesh (vertices, faces, influences) to the rig.
-void add_mesh(Rig& rig, const aiMesh& mesh, int mesh_node, const Skeleton& s, const std::string& what) {
-  const int base = static_cast<int>(rig.rest.size());
-  for (unsigned v = 0; v < mesh.mNumVertices; ++v)
-    rig.rest.emplace_back(mesh.mVertices[v].x, mesh.mVertices[v].y, mesh.mVertices[v].z);
-  for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
-    const aiFace& face = mesh.mFaces[f];
-    if (face.mNumIndices != 3) continue;
-    Eigen::Vector3i t;
-    for (int k = 0; k < 3; ++k) {
-      if (face.mIndices[k] >= mesh.mNumVertices)
-        throw InputError(what + ": a face refers to a missing vertex");
-      t[k] = base + static_cast<int>(face.mIndices[k]);
-    }
-    rig.faces.push_back(t);
-  }
-  for (const auto& list : mesh_influences(rig, mesh, mesh_node, s, what)) {
-    rig.influences.insert(rig.influences.end(), list.begin(), list.end());
-    rig.start.push_back(static_cast<int>(rig.influences.size()));
-  }
-  rig.skinned = rig.skinned || mesh.mNumBones > 0;
-}
-
-// The scene's triangle meshes in scene order, each placed by the first node that holds it
-// (meshes no node holds are not part of the scene and are left out).
-Rig rig_of(const aiScene& scene, const Skeleton& s, const std::string& what) {
-  std::vector<int> node_of(scene.mNumMeshes, -1);
-  for (std::size_t i = s.nodes.size(); i-- > 0;)
-    for (unsigned k = 0; k < s.nodes[i]->mNumMeshes; ++k)
-      if (s.nodes[i]->mMeshes[k] < scene.mNumMeshes) node_of[s.nodes[i]->mMeshes[k]] = static_cast<int>(i);
+// The merged meshes' vertices and their influences; InputError when no mesh is bound to bones.
+Rig rig_of(const aiScene& scene, const NodeTree& s, const std::string& what) {
   Rig rig;
-  for (unsigned m = 0; m < scene.mNumMeshes; ++m)
-    if (node_of[m] >= 0 && (scene.mMeshes[m]->mPrimitiveTypes & aiPrimitiveType_TRIANGLE))
-      add_mesh(rig, *scene.mMeshes[m], node_of[m], s, what);
-  if (rig.faces.empty()) throw InputError(what + " has no triangles (points or lines only, or empty)");
+  rig.meshes = merged_meshes(scene, s, what);
+  for (std::size_t p = 0; p < rig.meshes.mesh.size(); ++p) {
+    const aiMesh& mesh = *scene.mMeshes[rig.meshes.mesh[p]];
+    for (unsigned v = 0; v < mesh.mNumVertices; ++v)
+      rig.rest.emplace_back(mesh.mVertices[v].x, mesh.mVertices[v].y, mesh.mVertices[v].z);
+    for (const auto& list : mesh_influences(rig, mesh, rig.meshes.node[p], s, what)) {
+      rig.influences.insert(rig.influences.end(), list.begin(), list.end());
+      rig.start.push_back(static_cast<int>(rig.influences.size()));
+    }
+    rig.skinned = rig.skinned || mesh.mNumBones > 0;
+  }
   if (!rig.skinned) throw InputError(what + " has no skinned mesh (no mesh is bound to bones)");
   return rig;
 }
@@ -233,60 +110,14 @@ Points3 skin(const Rig& rig, const std::vector<Mat4>& global) {
   return out;
 }
 
-const aiAnimation& chosen_animation(const aiScene& scene, int animation, const std::string& what) {
-  if (scene.mNumAnimations == 0) throw InputError(what + " has no animation");
-  if (animation < 0 || animation >= static_cast<int>(scene.mNumAnimations))
-    throw InputError(what + ": no animation " + std::to_string(animation) + " (it has " +
-                     std::to_string(scene.mNumAnimations) + ", numbered from 0)");
-  return *scene.mAnimations[animation];
-}
-
-// Sample times in ticks: round(duration·fps) + 1 of them, 1/fps s apart from 0; the last, up to
-// half a frame past the duration, is held at its end.
-std::vector<double> sample_ticks(const aiAnimation& anim, double fps, std::size_t vertices,
-                                 const std::string& what) {
-  const double tps = anim.mTicksPerSecond > 0 ? anim.mTicksPerSecond : 25.0;
-  const double duration = anim.mDuration / tps;
-  if (!std::isfinite(duration) || duration < 0)
-    throw InputError(what + ": the animation's duration is not a time (" + std::to_string(anim.mDuration) +
-                     " ticks)");
-  const double count = std::round(duration * fps) + 1;
-  if (count * static_cast<double>(vertices) > max_frame_vertices)
-    throw InputError(what + ": " + std::to_string(duration) + " s at " + std::to_string(fps) +
-                     " fps makes more than " + std::to_string(static_cast<long long>(max_frame_vertices)) +
-                     " vertex positions over its frames (" + std::to_string(vertices) +
-                     " vertices each), too many to hold; lower the fps");
-  std::vector<double> ticks(static_cast<std::size_t>(count));
-  for (std::size_t k = 0; k < ticks.size(); ++k)
-    ticks[k] = std::min(static_cast<double>(k) / fps, duration) * tps;
-  return ticks;
-}
-
-// The file read for skinning; throws InputError when Assimp cannot read it.
-const aiScene& import_rigged(Assimp::Importer& importer, const fs::path& path, const std::string& what) {
-  require_readable_file(path, "rigged body");
-  // No aiProcess_PreTransformVertices: it drops the bones. Assimp's vertex order is kept.
-  const aiScene* scene = importer.ReadFile(path.string(), aiProcess_Triangulate | aiProcess_SortByPType);
-  if (!scene || !scene->mRootNode) throw InputError("cannot read " + what + ": " + importer.GetErrorString());
-  return *scene;
-}
-
-Triangles triangles_of(const Rig& rig) {
-  Triangles F(static_cast<Eigen::Index>(rig.faces.size()), 3);
-  for (std::size_t f = 0; f < rig.faces.size(); ++f)
-    F.row(static_cast<Eigen::Index>(f)) = rig.faces[f].transpose();
-  return F;
-}
-
 }  // namespace
 
 RawMotion read_skinned_animation(const fs::path& path, double fps, int animation) {
   const std::string what = "rigged body '" + path.string() + "'";
-  if (!(fps > 0 && fps <= 1000)) throw InputError(what + ": fps must be between 0 and 1000");
   Assimp::Importer importer;
-  const aiScene& scene = import_rigged(importer, path, what);
+  const aiScene& scene = import_animated(importer, path, what);
   const aiAnimation& anim = chosen_animation(scene, animation, what);
-  const Skeleton skeleton = skeleton_of(scene, &anim);
+  const NodeTree skeleton = node_tree(scene, &anim);
   const Rig rig = rig_of(scene, skeleton, what);
   RawMotion raw;
   raw.fps = fps;
@@ -294,20 +125,20 @@ RawMotion read_skinned_animation(const fs::path& path, double fps, int animation
   for (const double t : sample_ticks(anim, fps, rig.rest.size(), what))
     raw.frames.push_back(skin(rig, pose(skeleton, t)));
   raw.first.V = raw.frames.front();
-  raw.first.F = triangles_of(rig);
-  raw.rest = skin(rig, pose(skeleton_of(scene, nullptr), 0));
+  raw.first.F = rig.meshes.F;
+  raw.rest = skin(rig, pose(node_tree(scene, nullptr), 0));
   return raw;
 }
 
 TriMesh read_skinned_bind_pose(const fs::path& path) {
   const std::string what = "rigged body '" + path.string() + "'";
   Assimp::Importer importer;
-  const aiScene& scene = import_rigged(importer, path, what);
-  const Skeleton skeleton = skeleton_of(scene, nullptr);
+  const aiScene& scene = import_animated(importer, path, what);
+  const NodeTree skeleton = node_tree(scene, nullptr);
   const Rig rig = rig_of(scene, skeleton, what);
   TriMesh mesh;
   mesh.V = skin(rig, pose(skeleton, 0));
-  mesh.F = triangles_of(rig);
+  mesh.F = rig.meshes.F;
   return mesh;
 }
 

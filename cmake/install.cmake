@@ -25,10 +25,11 @@ foreach(lib ${TRYON_COMPONENT_LIBS})
   list(APPEND _tryon_lib_targets tryon_${lib})
 endforeach()
 
-# Headers: each library's folder (pipeline and api both live in tryon/).
+# Headers: each library's folder (pipeline and api both live in tryon/), but for the avatars'
+# Assimp helpers, internal to avatars/ (they include Assimp's headers).
 foreach(dir core collision garments avatars cloth quality outputs tryon)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tryon/${dir}
-          FILES_MATCHING PATTERN "*.hpp")
+          FILES_MATCHING PATTERN "*.hpp" PATTERN "scene_animation.hpp" EXCLUDE)
 endforeach()
 
 # tryon_warnings is linked PRIVATE (LINK_ONLY, no effect on users) but static libraries still name it.

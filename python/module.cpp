@@ -284,12 +284,14 @@ struct PyAnimation {
 };
 
 std::shared_ptr<tryon::BodyMotion> load_motion(const std::filesystem::path& path, double fps, int first, int last,
-                                               int blend_in, const std::string& up, const std::string& facing) {
+                                               int blend_in, int animation, const std::string& up,
+                                               const std::string& facing) {
   tryon::MotionOptions o;
   o.fps = fps;
   o.first = first;
   o.last = last;
   o.blend_in = blend_in;
+  o.animation = animation;
   o.avatar = avatar_options(up, facing, std::nullopt);
   py::gil_scoped_release nogil;
   return std::make_shared<tryon::BodyMotion>(tryon::load_motion(path, o));
@@ -357,9 +359,11 @@ void bind_motion(py::module_& m) {
           "Writes OUTDIR/garment.glb (the garment's motion; the body's with with_body), a preview\n"
           "every preview_every frames (0: none) and report.json last; returns the report as written.");
   m.def("load_motion", &load_motion, py::arg("path"), py::kw_only(), py::arg("fps") = 30.0, py::arg("first") = 0,
-        py::arg("last") = -1, py::arg("blend_in") = 0, py::arg("up") = "auto", py::arg("facing") = "auto",
-        "Reads a body's motion: a rigged body with an animation (glTF/GLB, COLLADA, FBX), a folder of\n"
-        "meshes of one topology (one a frame, in name order) or a text file listing them.");
+        py::arg("last") = -1, py::arg("blend_in") = 0, py::arg("animation") = 0, py::arg("up") = "auto",
+        py::arg("facing") = "auto",
+        "Reads a body's motion: a rigged body with an animation (glTF/GLB, COLLADA, FBX), a glTF/GLB\n"
+        "body moved by animated morph targets, a folder of meshes of one topology (one a frame, in name\n"
+        "order) or a text file listing them. animation: which of the file's animations (from 0).");
   m.def("animate", &animate, py::arg("pattern"), py::arg("motion"), py::kw_only(), py::arg("resolution_cm") = 1.0,
         py::arg("material") = "cotton_jersey", py::arg("threads") = 0, py::arg("time_limit_s") = 0.0,
         py::arg("max_step_travel_mm") = 1.0,

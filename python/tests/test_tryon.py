@@ -232,5 +232,11 @@ def test_animate_follows_a_mesh_sequence_and_saves_its_motion(tryon_module, patt
     report = a.save(tmp_path / "out", with_body=True)
     assert (tmp_path / "out" / "garment.glb").exists()
     assert report["frames"][0]["frame"] == 0
+    # The body's motion in the GLB (morph targets) reads back as the motion it was.
+    back = tryon_module.load_motion(tmp_path / "out" / "garment.glb", fps=30)
+    assert back.frames == 3
+    assert np.allclose(back.vertices(2) - back.vertices(0), [0.04, 0, 0], atol=1e-6)
     with pytest.raises(tryon_module.InputError):
         tryon_module.load_motion(tmp_path / "walk.txt", first=2, last=5)
+    with pytest.raises(tryon_module.InputError, match="one motion"):
+        tryon_module.load_motion(tmp_path / "walk.txt", animation=1)

@@ -13,6 +13,7 @@
 #include "body_frames.hpp"
 #include "core/mesh_io.hpp"
 #include "garments/pattern_loader.hpp"
+#include "gltf_builder.hpp"
 #include "gltf_validator.hpp"
 #include "run_tryon.hpp"
 #include "test_data.hpp"
@@ -141,8 +142,14 @@ TEST(Animate, BadMotionsAreRefusedWithNothingWritten) {
   };
   const fs::path odd = frames / "frame_009.obj";  // a frame of another mesh
   std::ofstream(odd) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 3 4\nf 1 4 2\nf 2 4 3\n";
+  tryon::test::morph_scene({0, 0, std::nanf(""), 0, 0, 1}).write_glb(frames / "nan_weight.glb");
+  tryon::test::morph_scene().write_glb(frames / "two_animations.glb");
   const std::vector<Case> cases = {
       {"--avatar " + quoted(frames), "the frames of a motion share one mesh"},
+      {"--avatar " + quoted(frames / "nan_weight.glb"), "non-finite weight"},
+      {"--avatar " + quoted(frames / "two_animations.glb") + " --animation 2",
+       "no animation 2 (it has 2, numbered from 0: 0 'wave', 1 'rise')"},
+      {"--avatar " + quoted(frames) + " --animation 1", "a sequence of meshes, one motion"},
       {"--avatar " + quoted(frames) + " --frames 1:5", "not within the motion"},
       {"--avatar " + quoted(frames) + " --frames x:1", "not a frame number"},
       {"--avatar " + quoted(frames / "missing"), "does not exist"},
