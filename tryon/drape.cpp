@@ -192,7 +192,7 @@ DrapeResult drape_with(const garments::Pattern& pattern, const avatars::Avatar& 
   cloth.mesh_s = since(t_start) - coarse_timing("total") + coarse_timing("mesh");
   run.start(cloth.model.x, *cloth.contact);
   const auto t_sim0 = Clock::now();
-  stages::sew(run, cloth, pattern);
+  stages::sew(run, cloth, pattern, body);
   stages::untangle(run, cloth);
   stages::settle(run, cloth);
   cloth.simulate_s = since(t_sim0);

@@ -114,28 +114,6 @@ void build_model(Run& run, Cloth& c, const DrapeResult* coarse) {
   }
 }
 
-/// The body contact: the arms filtered by the particles' roles, the body shrunk for sewing when
-/// asked, cloth that starts inside or against the body pushed out.
-void build_contact(Run& run, Cloth& c, const avatars::Avatar& body) {
-  c.contact_settings.friction = run.shared.material.friction;
-  c.contact_settings.self_collision = run.o.self_collision;
-  c.contact = std::make_unique<cloth::Contact>(body.mesh, c.model, c.contact_settings, c.seam_particles);
-  c.contact->ignore_body_part(avatars::arm_vertices(body.mesh, run.shared.landmarks), c.roles.ignores_arms);
-  // Sewing happens around a slimmer body (limbs thin, torso a little smaller) that grows back
-  // once the seams are closed, pushing the sewn garment out with it.
-  c.inset = c.merged || c.seam_particles.rows() == 0 || run.o.body_inset_m <= 0
-                ? 0.0
-                : c.contact->shrink_body(run.o.body_inset_m);
-  c.pushed = c.contact->push_out(c.model);
-  if (c.pushed > 0) logger().info("{} cloth vertices started inside or against the body and were pushed out", c.pushed);
-  // Started from a sewn drape: as after the sewing, the particles clear of the arms collide
-  // with them.
-  if (c.coarse_used && !c.roles.below_armpits) {
-    const int clear = c.contact->collide_with_part_where_clear(c.model, c.roles.keeps_ignoring_arms);
-    logger().info("contact: {} particles clear of the arms collide with them", clear);
-  }
-}
-
 /// GarmentCode's attachment constraints [Korosteleva et al. 2024], from the body's landmarks
 /// instead of its measurements: a waist edge ("lower_interface") stays above the waist, a
 /// strapless top's upper edge above the armpits, and the necklines ("left_collar",
@@ -178,6 +156,28 @@ cloth::SimulatorSettings drape_settings(const Run& run, const Cloth& c) {
 }
 
 }  // namespace
+
+/// The body contact: the arms filtered by the particles' roles, the body shrunk for sewing when
+/// asked, cloth that starts inside or against the body pushed out.
+void build_contact(Run& run, Cloth& c, const avatars::Avatar& body) {
+  c.contact_settings.friction = run.shared.material.friction;
+  c.contact_settings.self_collision = run.o.self_collision;
+  c.contact = std::make_unique<cloth::Contact>(body.mesh, c.model, c.contact_settings, c.seam_particles);
+  c.contact->ignore_body_part(avatars::arm_vertices(body.mesh, run.shared.landmarks), c.roles.ignores_arms);
+  // Sewing happens around a slimmer body (limbs thin, torso a little smaller) that grows back
+  // once the seams are closed, pushing the sewn garment out with it.
+  c.inset = c.merged || c.seam_particles.rows() == 0 || run.o.body_inset_m <= 0
+                ? 0.0
+                : c.contact->shrink_body(run.o.body_inset_m);
+  c.pushed = c.contact->push_out(c.model);
+  if (c.pushed > 0) logger().info("{} cloth vertices started inside or against the body and were pushed out", c.pushed);
+  // Started from a sewn drape: as after the sewing, the particles clear of the arms collide
+  // with them.
+  if (c.coarse_used && !c.roles.below_armpits) {
+    const int clear = c.contact->collide_with_part_where_clear(c.model, c.roles.keeps_ignoring_arms);
+    logger().info("contact: {} particles clear of the arms collide with them", clear);
+  }
+}
 
 garments::GarmentMesh mesh_garment(const garments::Pattern& pattern, const avatars::Avatar& body,
                                    const DrapeOptions& o) {

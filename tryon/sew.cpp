@@ -1,4 +1,5 @@
 // The sew and untangle stages (stages.hpp): the phases before the drape, without gravity.
+#include <algorithm>
 #include <cmath>
 
 #include "core/logger.hpp"
@@ -30,56 +31,82 @@ cloth::SimulatorSettings weightless(const cloth::SimulatorSettings& s) {
   return w;
 }
 
-/// Sewing in two stages: the seam pairs whose particles are both upper torso close first; the
-/// others wait with their sewing springs slack until release(). Sewn all at once, the sleeves,
-/// placed out along the arms, pulled the torso's armholes outwards, and the shoulder seams slid
-/// off the shoulders before they closed (measured: the shirt spec on mean_all at 3 cm went down
-/// to the waist, 119 of 139 pairs closed; torso first, it stays on the shoulders and 139 of 139
-/// close).
+/// Sewing in stages: a stage's seam pairs close while the later stages' wait with their
+/// sewing springs slack; the next stage starts when every pair started so far is closed, or
+/// when its share of the closing budget is spent (sewing_stages() says which pair is which).
 class SewingStages {
  public:
-  SewingStages(const Segments& seams, const std::vector<char>& first_stage, int first_sewing_spring,
+  /// `stage_of_pair`: the stage each seam pair closes in (0 first); empty stages are skipped.
+  SewingStages(const Segments& seams, const std::vector<int>& stage_of_pair, int first_sewing_spring,
                cloth::ClothModel& model)
       : seams_(seams), first_spring_(first_sewing_spring) {
-    bool any_first = false;
-    for (Eigen::Index i = 0; i < seams.rows(); ++i) {
-      if (first_stage[seams(i, 0)] && first_stage[seams(i, 1)]) {
-        any_first = true;
-        first_.push_back(static_cast<int>(i));
-      } else {
-        later_.push_back(static_cast<int>(i));
-      }
-    }
-    if (!any_first) later_.clear();  // nothing to sew first: one stage
-    for (int i : later_) {
-      stiffness_.push_back(model.springs.stiffness[first_spring_ + i]);
-      damping_.push_back(model.springs.damping[first_spring_ + i]);
-      model.springs.stiffness[first_spring_ + i] = 0;
-      model.springs.damping[first_spring_ + i] = 0;
+    std::vector<int> used(stage_of_pair);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    stage_.resize(stage_of_pair.size());
+    for (std::size_t i = 0; i < stage_of_pair.size(); ++i)
+      stage_[i] = static_cast<int>(std::lower_bound(used.begin(), used.end(), stage_of_pair[i]) - used.begin());
+    stages_ = static_cast<int>(used.size());
+    stiffness_.resize(stage_.size());
+    damping_.resize(stage_.size());
+    for (std::size_t i = 0; i < stage_.size(); ++i) {
+      stiffness_[i] = model.springs.stiffness[first_spring_ + i];
+      damping_[i] = model.springs.damping[first_spring_ + i];
+      if (stage_[i] > 0) model.springs.stiffness[first_spring_ + i] = model.springs.damping[first_spring_ + i] = 0;
     }
   }
-  bool waiting() const { return !later_.empty() && !released_; }
-  /// Whether every pair of the first stage is closer than `distance`.
-  bool first_closed(ConstRef<Points3> x, double distance) const {
-    for (int i : first_)
-      if ((x.row(seams_(i, 0)) - x.row(seams_(i, 1))).norm() > distance) return false;
+  /// The stage sewing now (0 first).
+  int current() const { return current_; }
+  bool waiting() const { return current_ + 1 < stages_; }
+  /// Whether every pair of the stages started so far is closer than `distance`.
+  bool started_closed(ConstRef<Points3> x, double distance) const {
+    for (std::size_t i = 0; i < stage_.size(); ++i)
+      if (stage_[i] <= current_ && (x.row(seams_(i, 0)) - x.row(seams_(i, 1))).norm() > distance) return false;
     return true;
   }
+  /// Starts the next stage: its sewing springs get their stiffness.
   void release(cloth::ClothModel& model) {
-    for (std::size_t k = 0; k < later_.size(); ++k) {
-      model.springs.stiffness[first_spring_ + later_[k]] = stiffness_[k];
-      model.springs.damping[first_spring_ + later_[k]] = damping_[k];
-    }
-    released_ = true;
+    ++current_;
+    for (std::size_t i = 0; i < stage_.size(); ++i)
+      if (stage_[i] == current_) {
+        model.springs.stiffness[first_spring_ + i] = stiffness_[i];
+        model.springs.damping[first_spring_ + i] = damping_[i];
+      }
   }
 
  private:
   const Segments& seams_;
   int first_spring_;
-  std::vector<int> first_, later_;
+  std::vector<int> stage_;
+  int stages_ = 1, current_ = 0;
   std::vector<double> stiffness_, damping_;
-  bool released_ = false;
 };
+
+/// The order of sewing (stage of each seam pair, 0 first). Always first, the upper torso's own
+/// seams (both particles upper torso): they hold the garment on the shoulders; sewn together
+/// with the rest, the sleeves, placed out along the arms, pulled the armholes outwards and the
+/// shoulder seams slid off the shoulders before they closed.
+///   torso first:   1 everything else.
+///   sleeves first: 1 everything but the armholes, a sleeve's own seams among them: the sleeve
+///                  closes into a tube around the arm while it hangs where it was placed;
+///                  2 the armholes (one particle in a sleeve, the other not).
+enum class SewingOrder { torso_first, sleeves_first };
+std::vector<int> sewing_stages(const Cloth& c, SewingOrder order) {
+  std::vector<int> stage(static_cast<std::size_t>(c.seam_particles.rows()));
+  for (Eigen::Index i = 0; i < c.seam_particles.rows(); ++i) {
+    const int a = c.seam_particles(i, 0), b = c.seam_particles(i, 1);
+    const bool upper = c.roles.upper_torso[a] && c.roles.upper_torso[b];
+    const bool armhole = c.roles.ignores_arms[a] != c.roles.ignores_arms[b];  // sleeves collide with the arms
+    stage[i] = upper ? 0 : armhole && order == SewingOrder::sleeves_first ? 2 : 1;
+  }
+  return stage;
+}
+
+/// Whether sewing the sleeves first is a different order: the garment has armholes.
+bool has_armholes(const Cloth& c) {
+  const std::vector<int> stage = sewing_stages(c, SewingOrder::sleeves_first);
+  return std::find(stage.begin(), stage.end(), 2) != stage.end();
+}
 
 /// Names the seams still open after sewing: a pattern maker can see which ones did not close.
 void log_open_seams(const Cloth& c, const garments::Pattern& pattern) {
@@ -98,9 +125,9 @@ void log_open_seams(const Cloth& c, const garments::Pattern& pattern) {
 
 /// The sewing run: closing budget, then the body grows back by kBodyGrowthPerFrame a frame
 /// (less than the contact thickness, so the cloth it reaches is still outside and is pushed out
-/// with it). Upper torso seams first (SewingStages), the others once those are closed or half
-/// the closing budget is spent.
-cloth::RunResult run_sewing(Run& run, Cloth& c) {
+/// with it). In stages (sewing_stages()): stage k starts once the stages before it are closed,
+/// or at the latest when 1 - 1/2^k of the closing budget is spent (half, three quarters).
+cloth::RunResult run_sewing(Run& run, Cloth& c, SewingOrder order) {
   cloth::Contact& contact = *c.contact;
   cloth::Simulator sim(std::move(c.model), weightless(c.settings));  // ends when the seams are closed
   if (run.o.contact) sim.set_contact(&contact);
@@ -109,11 +136,12 @@ cloth::RunResult run_sewing(Run& run, Cloth& c) {
   const double growth_step = c.inset > 0 ? std::min(1.0, kBodyGrowthPerFrame / c.inset) : 1.0;
   const int grow_frames = c.inset > 0 ? static_cast<int>(std::ceil(1.0 / growth_step)) : 0;
   bool growing = c.inset <= 0;
-  SewingStages stages(c.seam_particles, c.roles.upper_torso, c.first_sewing_spring, sim.model());
+  SewingStages stages(c.seam_particles, sewing_stages(c, order), c.first_sewing_spring, sim.model());
   const double sew_distance = c.contact_settings.sew_distance;
   const cloth::RunResult result = sim.run(close_frames + grow_frames, [&](const cloth::FrameReport& f) {
-    if (stages.waiting() && (stages.first_closed(sim.model().x, sew_distance) || f.frame >= close_frames / 2)) {
-      logger().info("sewing: the seams below and beside the upper torso start at frame {}", f.frame);
+    if (stages.waiting() && (stages.started_closed(sim.model().x, sew_distance) ||
+                             f.frame >= close_frames - (close_frames >> (stages.current() + 1)))) {
+      logger().info("sewing: stage {} starts at frame {}", stages.current() + 1, f.frame);
       stages.release(sim.model());
     }
     run.on_frame(f, "sewing", sim.model().x);
@@ -129,18 +157,53 @@ cloth::RunResult run_sewing(Run& run, Cloth& c) {
   return result;
 }
 
-}  // namespace
-
-void sew(Run& run, Cloth& c, const garments::Pattern& pattern) {
-  if (c.merged || c.seam_particles.rows() == 0) return;
-  cloth::Contact& contact = *c.contact;
-  // No self-collision (the panels' edges must meet), no friction (panels slide into place), nor
-  // strain limiting on the body: it holds back panel edges the seams must stretch to close
-  // (measured: skirt_2_panels on mean_all at 3 cm, 43 of 48 pairs closed with it).
+/// No self-collision (the panels' edges must meet), no friction (panels slide into place), nor
+/// strain limiting on the body: it holds back panel edges the seams must stretch to close
+/// (measured: skirt_2_panels on mean_all at 3 cm, 43 of 48 pairs closed with it).
+void contact_for_sewing(cloth::Contact& contact) {
   contact.set_self_collision(false);
   contact.set_friction(0.0);
   contact.set_strain_limit_sweeps(0);
-  c.sewing_run = run_sewing(run, c);
+}
+
+/// Sews the cloth again from where it was placed (`placed`), the sleeves first, and keeps that
+/// sewing if it closed more seam pairs than the one before. For a garment whose torso-first
+/// sewing left seams open: torso first, an armhole can pull its sleeve's cap up to the shoulder
+/// before the sleeve is a tube, the sleeve rides up the arm and its underarm edges end on
+/// either side of it; sleeves first, a sleeve too narrow for the arm where it was placed slides
+/// along the arm as it closes. Neither order is better for every garment.
+void resew_sleeves_first(Run& run, Cloth& c, const cloth::ClothModel& placed, const avatars::Avatar& body) {
+  const int closed = c.contact->closed_seam_pairs();
+  logger().info("sewing: {} of {} seam pairs closed; sewn again, the sleeves before the armholes", closed,
+                c.contact->num_seam_pairs());
+  cloth::ClothModel torso_first = std::move(c.model);
+  std::unique_ptr<cloth::Contact> torso_first_contact = std::move(c.contact);
+  const cloth::RunResult torso_first_run = c.sewing_run;
+  c.model = placed;
+  const int pushed = c.pushed;
+  build_contact(run, c, body);
+  c.pushed = pushed;
+  contact_for_sewing(*c.contact);
+  c.sewing_run = run_sewing(run, c, SewingOrder::sleeves_first);
+  const bool kept = c.contact->closed_seam_pairs() > closed;
+  logger().info("sewing: the sleeves first closed {} pairs; {}", c.contact->closed_seam_pairs(),
+                kept ? "kept" : "the torso-first sewing is kept");
+  if (kept) return;
+  c.model = std::move(torso_first);
+  c.contact = std::move(torso_first_contact);
+  c.sewing_run = torso_first_run;
+}
+
+}  // namespace
+
+void sew(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Avatar& body) {
+  if (c.merged || c.seam_particles.rows() == 0) return;
+  contact_for_sewing(*c.contact);
+  const cloth::ClothModel placed = c.model;
+  c.sewing_run = run_sewing(run, c, SewingOrder::torso_first);
+  if (c.contact->closed_seam_pairs() < c.contact->num_seam_pairs() && has_armholes(c) && !run.cancel)
+    resew_sleeves_first(run, c, placed, body);
+  cloth::Contact& contact = *c.contact;
   run.frames_done = c.sewing_run.frames;
   run.log_phase("sewing", contact);
   logger().info("sewing: {} of {} seam pairs closed after {} frames, gap {:.1f} mm", contact.closed_seam_pairs(),

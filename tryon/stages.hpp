@@ -110,8 +110,11 @@ garments::GarmentMesh mesh_garment(const garments::Pattern& pattern, const avata
 /// shape it takes), the particles' roles, the body contact, the simulator's settings.
 Cloth place(Run& run, garments::GarmentMesh garment, const avatars::Avatar& body, const DrapeResult* coarse);
 
+/// The body contact of a placed cloth (place() builds it; sew() again when it sews a second time).
+void build_contact(Run& run, Cloth& cloth, const avatars::Avatar& body);
+
 /// sew: without gravity or self-collision, the sewing springs close the seams around the body.
-void sew(Run& run, Cloth& cloth, const garments::Pattern& pattern);
+void sew(Run& run, Cloth& cloth, const garments::Pattern& pattern, const avatars::Avatar& body);
 /// untangle: cloth the sewing left through cloth moves back until no crossing is left.
 void untangle(Run& run, Cloth& cloth);
 /// drape: gravity, body and self contact, until at rest or out of frames.

@@ -165,6 +165,24 @@ TEST(Drape, FineDrapeStartsFromACoarseDrapeWithClothThroughCloth) {
   fs::remove_all(out);
 }
 
+TEST(Drape, SleevesCloseAroundTheArmsBeforeTheArmholesAreSewn) {
+  // A GarmentCodeData dress whose sleeves (with cuffs) are placed front and back of the A-pose
+  // arms, 30 cm apart. Sewn into the armholes before they were tubes, they rode up the arms and
+  // their underarm seams stayed open with the arm between the edges.
+  const char* sample = "patterns/garmentcodedata/rand_QH7ZNEZK61_specification.json";
+  TRYON_REQUIRE_SHARED(sample);
+  TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
+  const fs::path avatar = tryon::test::shared_data_path("avatars/garmentcode/mean_all.obj");
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_sleeves_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const auto r = run_tryon("drape " + quoted(tryon::test::shared_data_path(sample)) + " --avatar " + quoted(avatar) +
+                           " -o " + quoted(out) + " --resolution-cm 3 --threads 2 --quiet");
+  EXPECT_EQ(r.code, 0) << r.err;
+  const json rq = expect_clean_report(out, 600);
+  expect_checker_agrees(out / "garment.obj", rq, avatar);
+  fs::remove_all(out);
+}
+
 TEST(Drape, DrapeOutOfTimeInItsCoarseStartEndsWithTheCoarseCloth) {
   // Out of time within the first frame of the 3 cm drape: the result is that drape where it
   // stopped (the coarse mesh, written and reported), not a fine mesh meshed and started after
