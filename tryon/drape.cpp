@@ -28,7 +28,9 @@ void Run::on_frame(const cloth::FrameReport& f, const char* phase, const Points3
   phase_cg_ += f.cg_iterations;
   previous = current;
   current = x;
-  if (progress_) progress_(DrapeProgress{frames_done + f.frame, o.max_frames, f.moving_fraction, phase, since(shared.started)});
+  if (progress_)
+    progress_(DrapeProgress{frames_discarded + frames_done + f.frame, frames_discarded + o.max_frames,
+                            f.moving_fraction, phase, since(shared.started)});
   if (o.time_limit_s > 0 && since(shared.started) > o.time_limit_s) timed_out = true;
   if (timed_out || (user_cancel_ && user_cancel_->load())) cancel = true;
 }

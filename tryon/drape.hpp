@@ -38,6 +38,8 @@ struct DrapeOptions {
 
 /// What the progress callback sees once a frame.
 struct DrapeProgress {
+  /// Frames so far, and the frame limit; both also count the frames of a sewing that was done
+  /// again another way and not kept (the limit itself does not).
   int frame = 0;
   int max_frames = 0;
   double moving_fraction = 1;

@@ -179,6 +179,7 @@ void resew_sleeves_first(Run& run, Cloth& c, const cloth::ClothModel& placed, co
   cloth::ClothModel torso_first = std::move(c.model);
   std::unique_ptr<cloth::Contact> torso_first_contact = std::move(c.contact);
   const cloth::RunResult torso_first_run = c.sewing_run;
+  run.frames_discarded += torso_first_run.frames;  // the progress goes on counting
   c.model = placed;
   const int pushed = c.pushed;
   build_contact(run, c, body);
@@ -189,6 +190,7 @@ void resew_sleeves_first(Run& run, Cloth& c, const cloth::ClothModel& placed, co
   logger().info("sewing: the sleeves first closed {} pairs; {}", c.contact->closed_seam_pairs(),
                 kept ? "kept" : "the torso-first sewing is kept");
   if (kept) return;
+  run.frames_discarded += c.sewing_run.frames - torso_first_run.frames;
   c.model = std::move(torso_first);
   c.contact = std::move(torso_first_contact);
   c.sewing_run = torso_first_run;

@@ -65,6 +65,9 @@ class Run {
   std::atomic<bool> cancel{false};  ///< set when the user cancels or the time limit passes
   bool timed_out = false;
   int frames_done = 0;              ///< frames of the phases finished so far
+  /// Frames simulated and then not kept (a sewing done again another way): the progress counts
+  /// them, on top of the frame limit; the frame limit does not.
+  int frames_discarded = 0;
   Points3 previous, current;        ///< particle positions at the last two frames
 
  private:
