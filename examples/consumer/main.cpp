@@ -21,15 +21,20 @@ int main(int argc, char** argv) {
     options.resolution_cm = argc > 4 ? std::atof(argv[4]) : 2.0;
     options.max_frames = argc > 5 ? std::atoi(argv[5]) : 300;
     std::atomic<bool> cancel{false};  // another thread could set it to stop the drape
-    int last_frame = 0;
+    int last_frame = 0, frame_limit = 0;
     tryon::DrapeResult result = tryon::drape(
-        pattern, body, options, [&](const tryon::DrapeProgress& p) { last_frame = p.frame; }, &cancel);
+        pattern, body, options,
+        [&](const tryon::DrapeProgress& p) {
+          last_frame = p.frame;
+          frame_limit = p.max_frames;
+        },
+        &cancel);
     tryon::save_drape(result, body, argv[3]);
 
     const tryon::Quality& q = result.quality;
     std::printf("tryon %s, materials %s\n", tryon::version().c_str(), tryon::materials_file().string().c_str());
-    std::printf("%s on %s: status %s, %d frames seen by the callback\n", pattern.name.c_str(), body.name.c_str(),
-                result.report["status"].get<std::string>().c_str(), last_frame);
+    std::printf("%s on %s: status %s, %d frames seen by the callback, of %d\n", pattern.name.c_str(),
+                body.name.c_str(), result.report["status"].get<std::string>().c_str(), last_frame, frame_limit);
     std::printf("mesh: %lld vertices, %lld triangles; strain fit map of %lld values\n",
                 static_cast<long long>(result.positions.rows()), static_cast<long long>(result.garment.F.rows()),
                 static_cast<long long>(result.fit_maps.strain.size()));
