@@ -104,7 +104,7 @@ DrapeResult judge(Run& run, Cloth& c, const garments::Pattern& pattern, const av
              {{"load", 0.0},
               {"mesh", c.mesh_s},
               {"simulate", c.simulate_s + coarse_timing("simulate")},
-              {"collision", c.contact->stats().seconds + coarse_timing("collision")},
+              {"collision", c.contact->stats().seconds + c.discarded_collision_s + coarse_timing("collision")},
               {"judge", since(t_judge0) + coarse_timing("judge")},
               {"write", 0.0},
               {"total", since(t_start)}}},

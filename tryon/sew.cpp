@@ -189,7 +189,11 @@ void resew_sleeves_first(Run& run, Cloth& c, const cloth::ClothModel& placed, co
   const bool kept = c.contact->closed_seam_pairs() > closed;
   logger().info("sewing: the sleeves first closed {} pairs; {}", c.contact->closed_seam_pairs(),
                 kept ? "kept" : "the torso-first sewing is kept");
-  if (kept) return;
+  if (kept) {
+    c.discarded_collision_s += torso_first_contact->stats().seconds;
+    return;
+  }
+  c.discarded_collision_s += c.contact->stats().seconds;
   run.frames_discarded += c.sewing_run.frames - torso_first_run.frames;
   c.model = std::move(torso_first);
   c.contact = std::move(torso_first_contact);

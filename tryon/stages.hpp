@@ -102,6 +102,7 @@ struct Cloth {
   int pushed = 0;             ///< vertices pushed out of the body before the first step
   cloth::RunResult sewing_run, untangle_run, run;
   double mesh_s = 0, simulate_s = 0;
+  double discarded_collision_s = 0;  ///< collision time of a sewing not kept (its contact is gone)
 };
 
 /// mesh: the pattern triangulated and placed (garments::build_garment), warnings logged.
