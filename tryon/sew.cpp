@@ -1,6 +1,7 @@
 // The sew and untangle stages (stages.hpp): the phases before the drape, without gravity.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/logger.hpp"
 #include "tryon/stages.hpp"
@@ -140,7 +141,7 @@ cloth::RunResult run_sewing(Run& run, Cloth& c, SewingOrder order) {
   const double sew_distance = c.contact_settings.sew_distance;
   const cloth::RunResult result = sim.run(close_frames + grow_frames, [&](const cloth::FrameReport& f) {
     if (stages.waiting() && (stages.started_closed(sim.model().x, sew_distance) ||
-                             f.frame >= close_frames - (close_frames >> (stages.current() + 1)))) {
+                             f.frame >= close_frames * ((2 << stages.current()) - 1) / (2 << stages.current()))) {
       logger().info("sewing: stage {} starts at frame {}", stages.current() + 1, f.frame);
       stages.release(sim.model());
     }
@@ -205,10 +206,11 @@ void resew_sleeves_first(Run& run, Cloth& c, const cloth::ClothModel& placed, co
 void sew(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Avatar& body) {
   if (c.merged || c.seam_particles.rows() == 0) return;
   contact_for_sewing(*c.contact);
-  const cloth::ClothModel placed = c.model;
+  std::optional<cloth::ClothModel> placed;  // kept only where a second sewing can run
+  if (has_armholes(c)) placed = c.model;
   c.sewing_run = run_sewing(run, c, SewingOrder::torso_first);
-  if (c.contact->closed_seam_pairs() < c.contact->num_seam_pairs() && has_armholes(c) && !run.cancel)
-    resew_sleeves_first(run, c, placed, body);
+  if (placed && c.contact->closed_seam_pairs() < c.contact->num_seam_pairs() && !run.cancel)
+    resew_sleeves_first(run, c, *placed, body);
   cloth::Contact& contact = *c.contact;
   run.frames_done = c.sewing_run.frames;
   run.log_phase("sewing", contact);
