@@ -41,19 +41,19 @@ void Run::on_motion_frame(int frame, int frames, double moving_fraction) {
   if (timed_out || (user_cancel_ && user_cancel_->load())) cancel = true;
 }
 
-void Run::log_phase(const char* phase, const cloth::Contact& contact) {
-  const double coll = contact.stats().seconds - collision_at_start_;
+void Run::log_phase(const char* phase, double collision_s) {
+  const double coll = collision_s - collision_at_start_;
   logger().debug("{}: {} steps, {:.1f} CG iterations a step, {:.2f} s ({:.2f} s in contact)", phase, phase_steps_,
                  static_cast<double>(phase_cg_) / std::max(1LL, phase_steps_), since(phase_start_), coll);
   phase_steps_ = phase_cg_ = 0;
   phase_start_ = Clock::now();
-  collision_at_start_ = contact.stats().seconds;
+  collision_at_start_ = collision_s;
 }
 
-void Run::start(const Points3& x, const cloth::Contact& contact) {
+void Run::start(const Points3& x, double collision_s) {
   previous = current = x;
   phase_start_ = Clock::now();
-  collision_at_start_ = contact.stats().seconds;
+  collision_at_start_ = collision_s;
 }
 
 }  // namespace stages
@@ -192,7 +192,7 @@ DrapeResult drape_with(const garments::Pattern& pattern, const avatars::Avatar& 
       stages::place(run, stages::mesh_garment(pattern, body, o), body, coarse_used ? &*coarse : nullptr);
   auto coarse_timing = [&](const char* key) { return coarse ? coarse->report["timings_s"].value(key, 0.0) : 0.0; };
   cloth.mesh_s = since(t_start) - coarse_timing("total") + coarse_timing("mesh");
-  run.start(cloth.model.x, *cloth.contact);
+  run.start(cloth.model.x, cloth.collision_s());
   const auto t_sim0 = Clock::now();
   stages::sew(run, cloth, pattern, body);
   stages::untangle(run, cloth);

@@ -55,6 +55,12 @@ json run_json(const Cloth& c, const std::optional<DrapeResult>& coarse, double c
             {"body_contacts", s.body_contacts}, {"self_contacts", s.self_contacts},
             {"failsafe_reverts", s.failsafe_reverts}, {"failsafe_unsettled_steps", s.failsafe_unsettled},
             {"resting_contacts", s.resting}, {"resting_contacts_kept", s.resting_kept}};
+  if (!c.sewing.order_kept.empty())
+    r["sewing"] = {{"orders_tried", c.sewing.orders_tried},
+                   {"order_kept", c.sewing.order_kept},
+                   {"seam_pairs", c.sewing.seam_pairs},
+                   {"closed_pairs", c.sewing.closed_pairs},
+                   {"frames", c.sewing_run.frames}};
   if (coarse)
     r["coarse_start"] = {{"resolution_cm", coarse_start_cm},
                          {"used", c.coarse_used},
@@ -62,6 +68,7 @@ json run_json(const Cloth& c, const std::optional<DrapeResult>& coarse, double c
                          {"status", coarse->report["status"]},
                          {"failures", coarse->report["failures"]},
                          {"frames", coarse->report["simulation"]["frames"]},
+                         {"sewing", coarse->report["run"].value("sewing", json())},
                          {"simulate_s", coarse_simulate_s}};
   return r;
 }
@@ -104,7 +111,7 @@ DrapeResult judge(Run& run, Cloth& c, const garments::Pattern& pattern, const av
              {{"load", 0.0},
               {"mesh", c.mesh_s},
               {"simulate", c.simulate_s + coarse_timing("simulate")},
-              {"collision", c.contact->stats().seconds + c.discarded_collision_s + coarse_timing("collision")},
+              {"collision", c.collision_s() + coarse_timing("collision")},
               {"judge", since(t_judge0) + coarse_timing("judge")},
               {"write", 0.0},
               {"total", since(t_start)}}},

@@ -28,7 +28,7 @@ void settle(Run& run, Cloth& c) {
     c.run.status = cloth::RunStatus::cancelled;
   }
   if (run.timed_out && c.run.status == cloth::RunStatus::cancelled) c.run.status = cloth::RunStatus::time_limit;
-  run.log_phase("drape", *c.contact);
+  run.log_phase("drape", c.collision_s());
   c.run.frames += run.frames_done;
   c.run.steps += c.sewing_run.steps + c.untangle_run.steps;
   c.run.sim_time += c.sewing_run.sim_time + c.untangle_run.sim_time;

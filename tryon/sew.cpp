@@ -190,7 +190,9 @@ void resew_sleeves_first(Run& run, Cloth& c, const cloth::ClothModel& placed, co
   const bool kept = c.contact->closed_seam_pairs() > closed;
   logger().info("sewing: the sleeves first closed {} pairs; {}", c.contact->closed_seam_pairs(),
                 kept ? "kept" : "the torso-first sewing is kept");
+  c.sewing.orders_tried.push_back("sleeves_first");
   if (kept) {
+    c.sewing.order_kept = "sleeves_first";
     c.discarded_collision_s += torso_first_contact->stats().seconds;
     return;
   }
@@ -209,11 +211,14 @@ void sew(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Av
   std::optional<cloth::ClothModel> placed;  // kept only where a second sewing can run
   if (has_armholes(c)) placed = c.model;
   c.sewing_run = run_sewing(run, c, SewingOrder::torso_first);
+  c.sewing = {{"torso_first"}, "torso_first"};
   if (placed && c.contact->closed_seam_pairs() < c.contact->num_seam_pairs() && !run.cancel)
     resew_sleeves_first(run, c, *placed, body);
   cloth::Contact& contact = *c.contact;
+  c.sewing.seam_pairs = contact.num_seam_pairs();
+  c.sewing.closed_pairs = contact.closed_seam_pairs();
   run.frames_done = c.sewing_run.frames;
-  run.log_phase("sewing", contact);
+  run.log_phase("sewing", c.collision_s());
   logger().info("sewing: {} of {} seam pairs closed after {} frames, gap {:.1f} mm", contact.closed_seam_pairs(),
                 contact.num_seam_pairs(), c.sewing_run.frames, 1000 * contact.seam_gap(c.model.x));
   log_open_seams(c, pattern);
@@ -261,7 +266,7 @@ void untangle(Run& run, Cloth& c) {
       },
       &undone);
   run.frames_done += c.untangle_run.frames;
-  run.log_phase("untangling", contact);
+  run.log_phase("untangling", c.collision_s());
   c.model = sim.model();
   c.model.v.setZero();
   contact.set_untangle_step(c.contact_settings.untangle_step);

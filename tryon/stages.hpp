@@ -19,6 +19,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "avatars/landmarks.hpp"
 #include "cloth/cloth_model.hpp"
@@ -58,9 +60,10 @@ class Run {
   /// After every frame of the motion (follow, animate.cpp): progress, the time limit, cancellation.
   void on_motion_frame(int frame, int frames, double moving_fraction);
   /// Debug log of a phase's steps, CG iterations and seconds (where the time goes).
-  void log_phase(const char* phase, const cloth::Contact& contact);
+  /// `collision_s`: the cloth's seconds in contact so far (Cloth::collision_s).
+  void log_phase(const char* phase, double collision_s);
   /// Starts counting the motion and the phase figures from positions `x`.
-  void start(const Points3& x, const cloth::Contact& contact);
+  void start(const Points3& x, double collision_s);
 
   std::atomic<bool> cancel{false};  ///< set when the user cancels or the time limit passes
   bool timed_out = false;
@@ -86,6 +89,13 @@ struct ParticleRoles {
   bool below_armpits = false;      ///< the whole garment: it ignores the arms while it drapes too
 };
 
+/// How the seams were sewn (report.json's run.sewing).
+struct SewingRecord {
+  std::vector<std::string> orders_tried;  ///< "torso_first", then "sleeves_first" when sewn again
+  std::string order_kept;                 ///< empty when the cloth was not sewn
+  int seam_pairs = 0, closed_pairs = 0;   ///< at the end of the sewing kept
+};
+
 /// The cloth between the stages.
 struct Cloth {
   garments::GarmentMesh garment;
@@ -103,6 +113,9 @@ struct Cloth {
   cloth::RunResult sewing_run, untangle_run, run;
   double mesh_s = 0, simulate_s = 0;
   double discarded_collision_s = 0;  ///< collision time of a sewing not kept (its contact is gone)
+  SewingRecord sewing;
+  /// Seconds in contact so far, a sewing not kept included.
+  double collision_s() const { return contact->stats().seconds + discarded_collision_s; }
 };
 
 /// mesh: the pattern triangulated and placed (garments::build_garment), warnings logged.

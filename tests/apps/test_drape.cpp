@@ -99,6 +99,13 @@ TEST(Drape, BundledSkirtDrapesCleanOnBundledBodyAndTheCheckerAgrees) {
   EXPECT_EQ(r.code, 0) << r.err;
   const json rq = expect_clean_report(out, 900);
   expect_checker_agrees(out / "garment.obj", rq);  // the same zeros, gap and strain
+  // Sewn once, torso first (a skirt has no armholes to sew again for), every pair closed.
+  const json sewing = read_json(out / "report.json")["run"]["sewing"];
+  EXPECT_EQ(sewing["orders_tried"], json::array({"torso_first"}));
+  EXPECT_EQ(sewing["order_kept"], "torso_first");
+  EXPECT_GT(sewing["seam_pairs"].get<int>(), 0);
+  EXPECT_EQ(sewing["closed_pairs"], sewing["seam_pairs"]);
+  EXPECT_GT(sewing["frames"].get<int>(), 0);
   fs::remove_all(out);
 }
 
@@ -121,6 +128,9 @@ TEST(Drape, FineDrapeStartsFromItsCoarseDrape) {
   EXPECT_EQ(coarse["resolution_cm"], 3.0);
   EXPECT_GT(coarse["frames"].get<int>(), 0);
   EXPECT_GT(report["timings_s"]["simulate"].get<double>(), coarse["simulate_s"].get<double>());
+  // The fine mesh started with its seams merged: only the coarse drape was sewn.
+  EXPECT_FALSE(report["run"].contains("sewing"));
+  EXPECT_EQ(coarse["sewing"]["closed_pairs"], coarse["sewing"]["seam_pairs"]);
   // A coarse drape that is not clean (here its seams are still open at the frame limit) is not
   // used: the fine mesh is sewn itself.
   fs::remove_all(out);
@@ -131,6 +141,8 @@ TEST(Drape, FineDrapeStartsFromItsCoarseDrape) {
   EXPECT_EQ(partial["run"]["coarse_start"]["used"], false);
   EXPECT_EQ(partial["run"]["coarse_start"]["status"], "failed");
   EXPECT_EQ(partial["simulation"]["frames"], 30);  // the fine mesh's own sewing ran
+  EXPECT_GT(partial["run"]["sewing"]["frames"].get<int>(), 0);
+  EXPECT_LE(partial["run"]["sewing"]["frames"].get<int>(), 30);
   // Too coarse a drape for a coarse start, or switched off: no coarse drape at all.
   for (const std::string& flags : {std::string(" --resolution-cm 2.5 --coarse-start-cm 3"),
                                    std::string(" --resolution-cm 2 --coarse-start-cm 0")}) {
@@ -183,6 +195,10 @@ TEST(Drape, SleevesCloseAroundTheArmsBeforeTheArmholesAreSewn) {
   EXPECT_NE(r.err.find("sewn again, the sleeves before the armholes"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("; kept"), std::string::npos) << r.err;
   const json report = read_json(out / "report.json");
+  const json& sewing = report["run"]["sewing"];
+  EXPECT_EQ(sewing["orders_tried"], json::array({"torso_first", "sleeves_first"}));
+  EXPECT_EQ(sewing["order_kept"], "sleeves_first");
+  EXPECT_EQ(sewing["closed_pairs"], sewing["seam_pairs"]);
   EXPECT_EQ(report["status"], "ok");
   EXPECT_TRUE(report["failures"].empty()) << report["failures"].dump();
   const json& rq = report["quality"];
