@@ -2,8 +2,9 @@
 # The population benchmark: drapes a set of garments, each on its body, one job at a time
 # (`tryon batch`, each job in its own process, bounded by --time-limit), and writes
 #   OUT/population.json  per sample: status, failures, intersections, seam gap, strain max,
-#                        frames, seconds; and the totals (share clean, share within
-#                        GarmentCodeData's own pass rule, median and p90 seconds)
+#                        frames, the sewing order kept, seconds; and the totals (share
+#                        clean, share within GarmentCodeData's own pass rule, median and
+#                        p90 seconds)
 #   OUT/population.md    the same as a table
 # and prints the totals. Not a test: run it from the repository root on a quiet machine.
 #
@@ -101,6 +102,9 @@ for job in summary["jobs"]:
                     "vertices_inside_body": q["vertices_inside_body"], "self_intersections": q["self_intersections"],
                     "seam_gap_mm": round(1000 * q["seam_gap_max_m"], 2),
                     "strain_max": q["strain_max"], "frames": r["simulation"]["frames"]})
+        # The sewing order kept: the fine mesh's, or its coarse start's when it started from it.
+        sewing = r["run"].get("sewing") or (r["run"].get("coarse_start") or {}).get("sewing") or {}
+        row["sewing"] = sewing.get("order_kept", "")
     # GarmentCodeData's own rule: at most 35 cloth edges through the body and 300 through the
     # cloth, settled within its limits, the simulation finished.
     row["within_gcd_rule"] = (row["status"] in ("ok", "not_clean") and "body_intersections" in row and
@@ -126,13 +130,14 @@ lines = [f"# Population: {set_name}", "",
          f"- within GarmentCodeData's pass rule (at most 35 body and 300 self intersections, settled): {totals['within_gcd_rule']} of {n}",
          f"- seconds a sample (wall): median {cell(totals['median_s'], '{:.1f}')}, p90 {cell(totals['p90_s'], '{:.1f}')}",
          f"- failures: " + ", ".join(f"{k} {v}" for k, v in totals["failures"].items()), "",
-         "| sample | status | failures | body | inside | self | seam gap mm | strain max | frames | s |",
-         "|---|---|---|---|---|---|---|---|---|---|"]
+         "| sample | status | failures | body | inside | self | seam gap mm | strain max | frames | sewn | s |",
+         "|---|---|---|---|---|---|---|---|---|---|---|"]
 for r in rows:
-    lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+    lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
         r["name"], r["status"], " ".join(r["failures"]) or r["reason"], cell(r.get("body_intersections")),
         cell(r.get("vertices_inside_body")), cell(r.get("self_intersections")), cell(r.get("seam_gap_mm")),
-        cell(r.get("strain_max"), "{:.3f}"), cell(r.get("frames")), cell(r["seconds"], "{:.1f}")))
+        cell(r.get("strain_max"), "{:.3f}"), cell(r.get("frames")), r.get("sewing", "").replace("_", " "),
+        cell(r["seconds"], "{:.1f}")))
 open(os.path.join(out, "population.md"), "w").write("\n".join(lines) + "\n")
 print(json.dumps(totals))
 EOF
