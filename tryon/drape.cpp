@@ -196,6 +196,7 @@ DrapeResult drape_with(const garments::Pattern& pattern, const avatars::Avatar& 
   const auto t_sim0 = Clock::now();
   stages::sew(run, cloth, pattern, body);
   stages::untangle(run, cloth);
+  stages::sew_again_untangled(run, cloth, pattern, body);
   stages::settle(run, cloth);
   cloth.simulate_s = since(t_sim0);
   DrapeResult result = stages::judge(run, cloth, pattern, body, coarse, t_start);

@@ -203,22 +203,13 @@ void resew_sleeves_first(Run& run, Cloth& c, const cloth::ClothModel& placed, co
   c.sewing_run = torso_first_run;
 }
 
-}  // namespace
-
-void sew(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Avatar& body) {
-  if (c.merged || c.seam_particles.rows() == 0) return;
-  contact_for_sewing(*c.contact);
-  std::optional<cloth::ClothModel> placed;  // kept only where a second sewing can run
-  if (has_armholes(c)) placed = c.model;
-  c.sewing_run = run_sewing(run, c, SewingOrder::torso_first);
-  c.sewing = {{"torso_first"}, "torso_first"};
-  if (placed && c.contact->closed_seam_pairs() < c.contact->num_seam_pairs() && !run.cancel)
-    resew_sleeves_first(run, c, *placed, body);
+/// After a sewing: its figures recorded and logged, and the contact set for what follows.
+void end_sewing(Run& run, Cloth& c, const garments::Pattern& pattern, const char* phase) {
   cloth::Contact& contact = *c.contact;
   c.sewing.seam_pairs = contact.num_seam_pairs();
   c.sewing.closed_pairs = contact.closed_seam_pairs();
   run.frames_done = c.sewing_run.frames;
-  run.log_phase("sewing", c.collision_s());
+  run.log_phase(phase, c.collision_s());
   logger().info("sewing: {} of {} seam pairs closed after {} frames, gap {:.1f} mm", contact.closed_seam_pairs(),
                 contact.num_seam_pairs(), c.sewing_run.frames, 1000 * contact.seam_gap(c.model.x));
   log_open_seams(c, pattern);
@@ -232,6 +223,19 @@ void sew(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Av
   contact.set_self_collision(run.o.self_collision);
   contact.set_friction(run.shared.material.friction);
   contact.set_strain_limit_sweeps(c.contact_settings.strain_limit_sweeps);
+}
+
+}  // namespace
+
+void sew(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Avatar& body) {
+  if (c.merged || c.seam_particles.rows() == 0) return;
+  contact_for_sewing(*c.contact);
+  c.placed = c.model;  // for a sewing done again
+  c.sewing_run = run_sewing(run, c, SewingOrder::torso_first);
+  c.sewing = {{"torso_first"}, "torso_first"};
+  if (has_armholes(c) && c.contact->closed_seam_pairs() < c.contact->num_seam_pairs() && !run.cancel)
+    resew_sleeves_first(run, c, *c.placed, body);
+  end_sewing(run, c, pattern, "sewing");
 }
 
 // The sewing ran without self-collision, and panel edges on their way to their partners can
@@ -272,6 +276,63 @@ void untangle(Run& run, Cloth& c) {
   contact.set_untangle_step(c.contact_settings.untangle_step);
   logger().info("untangling: {} cloth edges through cloth after sewing, {} after {} frames", found,
                 contact.crossings(), c.untangle_run.frames);
+}
+
+// Sewn without self-collision, panels can close their seams through each other, and some of
+// those crossings the untangling does not undo (a six-panel skirt: its panels crossed at the
+// hem beside every seam, 19 crossings left after untangling). Sewn with self-collision, no
+// panel passes through another, but seams that must carry cloth past other cloth (collars,
+// sleeves, waistbands) can stay open. So the sewing with self-collision is a second try, from
+// where the cloth was placed, for a cloth sewn shut and still tangled; it is kept when it
+// closes every seam too and leaves fewer crossings after its own untangling.
+void sew_again_untangled(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Avatar& body) {
+  std::optional<cloth::ClothModel> placed = std::move(c.placed);
+  c.placed.reset();
+  if (!placed || !run.o.self_collision || !run.o.contact || run.cancel) return;
+  const int crossings = c.contact->crossings();  // as the untangling left them
+  if (crossings == 0 || c.contact->closed_seam_pairs() < c.contact->num_seam_pairs()) return;
+  logger().info("sewing: {} cloth edges through cloth left; sewn again with self-collision", crossings);
+  Cloth first;
+  first.model = std::move(c.model);
+  first.contact = std::move(c.contact);
+  first.sewing_run = c.sewing_run;
+  first.untangle_run = c.untangle_run;
+  first.sewing = c.sewing;
+  const int frames_first = run.frames_done, pushed = c.pushed;
+  run.frames_discarded += frames_first;  // the progress goes on counting
+  c.model = std::move(*placed);
+  build_contact(run, c, body);
+  c.pushed = pushed;
+  contact_for_sewing(*c.contact);
+  c.contact->set_self_collision(true);
+  const SewingOrder order = first.sewing.order_kept == "sleeves_first" ? SewingOrder::sleeves_first : SewingOrder::torso_first;
+  c.sewing_run = run_sewing(run, c, order);
+  c.untangle_run = {};
+  end_sewing(run, c, pattern, "sewing with self-collision");
+  const bool closed = c.contact->closed_seam_pairs() == c.contact->num_seam_pairs();
+  if (closed) untangle(run, c);
+  const int left = closed ? c.contact->crossings() : -1;
+  const bool kept = closed && left < crossings;
+  logger().info("sewing: with self-collision {}; {}",
+                closed ? fmt::format("{} cloth edges through cloth left", left) : std::string("seams left open"),
+                kept ? "kept" : "the sewing before is kept");
+  c.sewing.orders_tried = first.sewing.orders_tried;
+  c.sewing.orders_tried.push_back(c.sewing.order_kept + "_self_collision");
+  if (kept) {
+    c.sewing.order_kept += "_self_collision";
+    c.discarded_collision_s += first.contact->stats().seconds;
+    return;
+  }
+  c.discarded_collision_s += c.contact->stats().seconds;
+  run.frames_discarded += run.frames_done - frames_first;
+  run.frames_done = frames_first;
+  const std::vector<std::string> tried = c.sewing.orders_tried;
+  c.model = std::move(first.model);
+  c.contact = std::move(first.contact);
+  c.sewing_run = first.sewing_run;
+  c.untangle_run = first.untangle_run;
+  c.sewing = first.sewing;
+  c.sewing.orders_tried = tried;
 }
 
 }  // namespace tryon::stages

@@ -91,7 +91,9 @@ struct ParticleRoles {
 
 /// How the seams were sewn (report.json's run.sewing).
 struct SewingRecord {
-  std::vector<std::string> orders_tried;  ///< "torso_first", then "sleeves_first" when sewn again
+  /// "torso_first", then "sleeves_first" when sewn again; "…_self_collision": the order kept
+  /// sewn again with self-collision
+  std::vector<std::string> orders_tried;
   std::string order_kept;                 ///< empty when the cloth was not sewn
   int seam_pairs = 0, closed_pairs = 0;   ///< at the end of the sewing kept
 };
@@ -114,6 +116,7 @@ struct Cloth {
   double mesh_s = 0, simulate_s = 0;
   double discarded_collision_s = 0;  ///< collision time of a sewing not kept (its contact is gone)
   SewingRecord sewing;
+  std::optional<cloth::ClothModel> placed;  ///< as placed, until no sewing can be done again
   /// Seconds in contact so far, a sewing not kept included.
   double collision_s() const { return contact->stats().seconds + discarded_collision_s; }
 };
@@ -134,6 +137,9 @@ void build_contact(Run& run, Cloth& cloth, const avatars::Avatar& body);
 void sew(Run& run, Cloth& cloth, const garments::Pattern& pattern, const avatars::Avatar& body);
 /// untangle: cloth the sewing left through cloth moves back until no crossing is left.
 void untangle(Run& run, Cloth& cloth);
+/// sew again: a cloth sewn shut but still through itself is sewn again with self-collision,
+/// from where it was placed, and the sewing that leaves fewer crossings is kept.
+void sew_again_untangled(Run& run, Cloth& cloth, const garments::Pattern& pattern, const avatars::Avatar& body);
 /// drape: gravity, body and self contact, until at rest or out of frames.
 void settle(Run& run, Cloth& cloth);
 

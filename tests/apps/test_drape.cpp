@@ -207,6 +207,31 @@ TEST(Drape, SleevesCloseAroundTheArmsBeforeTheArmholesAreSewn) {
   fs::remove_all(out);
 }
 
+TEST(Drape, PanelsSewnThroughEachOtherAreSewnAgainWithSelfCollision) {
+  // A GarmentCodeData six-panel skirt: sewn without self-collision, neighbouring panels close
+  // their seams through each other at the hem, and the untangling leaves some of those
+  // crossings. Sewn again from where it was placed, with self-collision, no panel passes
+  // through another and the drape is clean.
+  const char* sample = "patterns/garmentcodedata/rand_367JBXWQ86_specification.json";
+  TRYON_REQUIRE_SHARED(sample);
+  TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
+  const fs::path avatar = tryon::test::shared_data_path("avatars/garmentcode/mean_all.obj");
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_sew_self_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const auto r = run_tryon("drape " + quoted(tryon::test::shared_data_path(sample)) + " --avatar " + quoted(avatar) +
+                           " -o " + quoted(out) + " --resolution-cm 3 --threads 1 --quiet");
+  EXPECT_EQ(r.code, 0) << r.err;
+  const json report = read_json(out / "report.json");
+  const json& sewing = report["run"]["sewing"];
+  EXPECT_EQ(sewing["orders_tried"], json::array({"torso_first", "torso_first_self_collision"}));
+  EXPECT_EQ(sewing["order_kept"], "torso_first_self_collision");
+  EXPECT_EQ(sewing["closed_pairs"], sewing["seam_pairs"]);
+  EXPECT_EQ(report["status"], "ok");
+  EXPECT_TRUE(report["failures"].empty()) << report["failures"].dump();
+  expect_checker_agrees(out / "garment.obj", report["quality"], avatar);
+  fs::remove_all(out);
+}
+
 TEST(Drape, DrapeOutOfTimeInItsCoarseStartEndsWithTheCoarseCloth) {
   // Out of time within the first frame of the 3 cm drape: the result is that drape where it
   // stopped (the coarse mesh, written and reported), not a fine mesh meshed and started after
