@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "core/logger.hpp"
 #include "tryon/stages.hpp"
@@ -155,6 +157,7 @@ cloth::RunResult run_sewing(Run& run, Cloth& c, SewingOrder order) {
   if (c.inset > 0) contact.set_body_growth(1);
   c.model = sim.model();
   c.model.v.setZero();
+  run.frames_done = result.frames;
   return result;
 }
 
@@ -167,6 +170,53 @@ void contact_for_sewing(cloth::Contact& contact) {
   contact.set_strain_limit_sweeps(0);
 }
 
+/// A sewing put aside while the cloth is sewn again.
+struct SewingAside {
+  cloth::ClothModel model;
+  std::unique_ptr<cloth::Contact> contact;
+  cloth::RunResult sewing_run, untangle_run;
+  int closed_pairs = 0;  ///< as its record says
+  int frames = 0;        ///< its frames: the sewing's, and the untangling's when it ran
+};
+
+/// Puts the cloth's sewing aside (the progress goes on counting its frames) and sews the cloth
+/// again from `placed` in `order`, with self-collision or without.
+SewingAside sew_again_from(Run& run, Cloth& c, cloth::ClothModel placed, const avatars::Avatar& body,
+                           SewingOrder order, bool self_collision) {
+  SewingAside aside{std::move(c.model), std::move(c.contact), c.sewing_run, c.untangle_run, c.sewing.closed_pairs,
+                    run.frames_done};
+  run.frames_discarded += aside.frames;
+  run.frames_done = 0;
+  c.model = std::move(placed);
+  const int pushed = c.pushed;
+  build_contact(run, c, body);
+  c.pushed = pushed;
+  contact_for_sewing(*c.contact);
+  c.contact->set_self_collision(self_collision);
+  c.untangle_run = {};
+  c.sewing_run = run_sewing(run, c, order);
+  return aside;
+}
+
+/// Records the sewing done again as `name` among the orders tried and keeps it, or brings back
+/// the sewing put aside; the frames and contact seconds of the one not kept count as discarded.
+void keep_or_bring_back(Run& run, Cloth& c, SewingAside& aside, const std::string& name, bool keep) {
+  c.sewing.orders_tried.push_back(name);
+  if (keep) {
+    c.sewing.order_kept = name;
+    c.discarded_collision_s += aside.contact->stats().seconds;
+    return;
+  }
+  c.discarded_collision_s += c.contact->stats().seconds;
+  run.frames_discarded += run.frames_done - aside.frames;
+  run.frames_done = aside.frames;
+  c.model = std::move(aside.model);
+  c.contact = std::move(aside.contact);
+  c.sewing_run = aside.sewing_run;
+  c.untangle_run = aside.untangle_run;
+  c.sewing.closed_pairs = aside.closed_pairs;
+}
+
 /// Sews the cloth again from where it was placed (`placed`), the sleeves first, and keeps that
 /// sewing if it closed more seam pairs than the one before. For a garment whose torso-first
 /// sewing left seams open: torso first, an armhole can pull its sleeve's cap up to the shoulder
@@ -177,30 +227,11 @@ void resew_sleeves_first(Run& run, Cloth& c, const cloth::ClothModel& placed, co
   const int closed = c.contact->closed_seam_pairs();
   logger().info("sewing: {} of {} seam pairs closed; sewn again, the sleeves before the armholes", closed,
                 c.contact->num_seam_pairs());
-  cloth::ClothModel torso_first = std::move(c.model);
-  std::unique_ptr<cloth::Contact> torso_first_contact = std::move(c.contact);
-  const cloth::RunResult torso_first_run = c.sewing_run;
-  run.frames_discarded += torso_first_run.frames;  // the progress goes on counting
-  c.model = placed;
-  const int pushed = c.pushed;
-  build_contact(run, c, body);
-  c.pushed = pushed;
-  contact_for_sewing(*c.contact);
-  c.sewing_run = run_sewing(run, c, SewingOrder::sleeves_first);
+  SewingAside torso_first = sew_again_from(run, c, placed, body, SewingOrder::sleeves_first, false);
   const bool kept = c.contact->closed_seam_pairs() > closed;
   logger().info("sewing: the sleeves first closed {} pairs; {}", c.contact->closed_seam_pairs(),
                 kept ? "kept" : "the torso-first sewing is kept");
-  c.sewing.orders_tried.push_back("sleeves_first");
-  if (kept) {
-    c.sewing.order_kept = "sleeves_first";
-    c.discarded_collision_s += torso_first_contact->stats().seconds;
-    return;
-  }
-  c.discarded_collision_s += c.contact->stats().seconds;
-  run.frames_discarded += c.sewing_run.frames - torso_first_run.frames;
-  c.model = std::move(torso_first);
-  c.contact = std::move(torso_first_contact);
-  c.sewing_run = torso_first_run;
+  keep_or_bring_back(run, c, torso_first, "sleeves_first", kept);
 }
 
 /// After a sewing: its figures recorded and logged, and the contact set for what follows.
@@ -208,7 +239,6 @@ void end_sewing(Run& run, Cloth& c, const garments::Pattern& pattern, const char
   cloth::Contact& contact = *c.contact;
   c.sewing.seam_pairs = contact.num_seam_pairs();
   c.sewing.closed_pairs = contact.closed_seam_pairs();
-  run.frames_done = c.sewing_run.frames;
   run.log_phase(phase, c.collision_s());
   logger().info("sewing: {} of {} seam pairs closed after {} frames, gap {:.1f} mm", contact.closed_seam_pairs(),
                 contact.num_seam_pairs(), c.sewing_run.frames, 1000 * contact.seam_gap(c.model.x));
@@ -286,28 +316,14 @@ void untangle(Run& run, Cloth& c) {
 // where the cloth was placed, for a cloth sewn shut and still tangled; it is kept when it
 // closes every seam too and leaves fewer crossings after its own untangling.
 void sew_again_untangled(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Avatar& body) {
-  std::optional<cloth::ClothModel> placed = std::move(c.placed);
-  c.placed.reset();
+  std::optional<cloth::ClothModel> placed = std::exchange(c.placed, std::nullopt);
   if (!placed || !run.o.self_collision || !run.o.contact || run.cancel) return;
   const int crossings = c.contact->crossings();  // as the untangling left them
   if (crossings == 0 || c.contact->closed_seam_pairs() < c.contact->num_seam_pairs()) return;
   logger().info("sewing: {} cloth edges through cloth left; sewn again with self-collision", crossings);
-  Cloth first;
-  first.model = std::move(c.model);
-  first.contact = std::move(c.contact);
-  first.sewing_run = c.sewing_run;
-  first.untangle_run = c.untangle_run;
-  first.sewing = c.sewing;
-  const int frames_first = run.frames_done, pushed = c.pushed;
-  run.frames_discarded += frames_first;  // the progress goes on counting
-  c.model = std::move(*placed);
-  build_contact(run, c, body);
-  c.pushed = pushed;
-  contact_for_sewing(*c.contact);
-  c.contact->set_self_collision(true);
-  const SewingOrder order = first.sewing.order_kept == "sleeves_first" ? SewingOrder::sleeves_first : SewingOrder::torso_first;
-  c.sewing_run = run_sewing(run, c, order);
-  c.untangle_run = {};
+  const std::string order = c.sewing.order_kept;
+  SewingAside first = sew_again_from(run, c, std::move(*placed), body,
+                                     order == "sleeves_first" ? SewingOrder::sleeves_first : SewingOrder::torso_first, true);
   end_sewing(run, c, pattern, "sewing with self-collision");
   const bool closed = c.contact->closed_seam_pairs() == c.contact->num_seam_pairs();
   if (closed) untangle(run, c);
@@ -316,23 +332,7 @@ void sew_again_untangled(Run& run, Cloth& c, const garments::Pattern& pattern, c
   logger().info("sewing: with self-collision {}; {}",
                 closed ? fmt::format("{} cloth edges through cloth left", left) : std::string("seams left open"),
                 kept ? "kept" : "the sewing before is kept");
-  c.sewing.orders_tried = first.sewing.orders_tried;
-  c.sewing.orders_tried.push_back(c.sewing.order_kept + "_self_collision");
-  if (kept) {
-    c.sewing.order_kept += "_self_collision";
-    c.discarded_collision_s += first.contact->stats().seconds;
-    return;
-  }
-  c.discarded_collision_s += c.contact->stats().seconds;
-  run.frames_discarded += run.frames_done - frames_first;
-  run.frames_done = frames_first;
-  const std::vector<std::string> tried = c.sewing.orders_tried;
-  c.model = std::move(first.model);
-  c.contact = std::move(first.contact);
-  c.sewing_run = first.sewing_run;
-  c.untangle_run = first.untangle_run;
-  c.sewing = first.sewing;
-  c.sewing.orders_tried = tried;
+  keep_or_bring_back(run, c, first, order + "_self_collision", kept);
 }
 
 }  // namespace tryon::stages

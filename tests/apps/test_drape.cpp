@@ -177,6 +177,32 @@ TEST(Drape, FineDrapeStartsFromACoarseDrapeWithClothThroughCloth) {
   fs::remove_all(out);
 }
 
+namespace {
+// Drapes a shared GarmentCodeData sample on mean_all at 3 cm on one thread and expects its
+// sewing to have tried `orders_tried` and kept the last of them with every pair closed, and the
+// drape to end clean, as the checker agrees. Returns the drape's log (its standard error).
+std::string expect_sewn_again_and_clean(const std::string& sample, const json& orders_tried, const std::string& tag) {
+  const fs::path avatar = tryon::test::shared_data_path("avatars/garmentcode/mean_all.obj");
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_" + tag + "_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const auto r = run_tryon("drape " + quoted(tryon::test::shared_data_path(sample)) + " --avatar " + quoted(avatar) +
+                           " -o " + quoted(out) + " --resolution-cm 3 --threads 1");
+  EXPECT_EQ(r.code, 0) << r.err;
+  const json report = read_json(out / "report.json");
+  const json& sewing = report["run"]["sewing"];
+  EXPECT_EQ(sewing["orders_tried"], orders_tried);
+  EXPECT_EQ(sewing["order_kept"], orders_tried.back());
+  EXPECT_EQ(sewing["closed_pairs"], sewing["seam_pairs"]);
+  EXPECT_EQ(report["status"], "ok");
+  EXPECT_TRUE(report["failures"].empty()) << report["failures"].dump();
+  const json& rq = report["quality"];
+  EXPECT_LT(rq["seam_gap_max_m"].get<double>(), 1e-3);
+  expect_checker_agrees(out / "garment.obj", rq, avatar);
+  fs::remove_all(out);
+  return r.err;
+}
+}  // namespace
+
 TEST(Drape, SleevesCloseAroundTheArmsBeforeTheArmholesAreSewn) {
   // A GarmentCodeData dress whose sleeves (with cuffs) are placed front and back of the A-pose
   // arms, 30 cm apart. Torso first, the armholes pull the sleeves up the arms and their
@@ -186,25 +212,9 @@ TEST(Drape, SleevesCloseAroundTheArmsBeforeTheArmholesAreSewn) {
   const char* sample = "patterns/garmentcodedata/rand_QH7ZNEZK61_specification.json";
   TRYON_REQUIRE_SHARED(sample);
   TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
-  const fs::path avatar = tryon::test::shared_data_path("avatars/garmentcode/mean_all.obj");
-  const fs::path out = fs::temp_directory_path() / ("tryon_drape_sleeves_" + std::to_string(::getpid()));
-  fs::remove_all(out);
-  const auto r = run_tryon("drape " + quoted(tryon::test::shared_data_path(sample)) + " --avatar " + quoted(avatar) +
-                           " -o " + quoted(out) + " --resolution-cm 3 --threads 1");
-  EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("sewn again, the sleeves before the armholes"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("; kept"), std::string::npos) << r.err;
-  const json report = read_json(out / "report.json");
-  const json& sewing = report["run"]["sewing"];
-  EXPECT_EQ(sewing["orders_tried"], json::array({"torso_first", "sleeves_first"}));
-  EXPECT_EQ(sewing["order_kept"], "sleeves_first");
-  EXPECT_EQ(sewing["closed_pairs"], sewing["seam_pairs"]);
-  EXPECT_EQ(report["status"], "ok");
-  EXPECT_TRUE(report["failures"].empty()) << report["failures"].dump();
-  const json& rq = report["quality"];
-  EXPECT_LT(rq["seam_gap_max_m"].get<double>(), 1e-3);
-  expect_checker_agrees(out / "garment.obj", rq, avatar);
-  fs::remove_all(out);
+  const std::string log = expect_sewn_again_and_clean(sample, json::array({"torso_first", "sleeves_first"}), "sleeves");
+  EXPECT_NE(log.find("sewn again, the sleeves before the armholes"), std::string::npos) << log;
+  EXPECT_NE(log.find("; kept"), std::string::npos) << log;
 }
 
 TEST(Drape, PanelsSewnThroughEachOtherAreSewnAgainWithSelfCollision) {
@@ -215,21 +225,7 @@ TEST(Drape, PanelsSewnThroughEachOtherAreSewnAgainWithSelfCollision) {
   const char* sample = "patterns/garmentcodedata/rand_367JBXWQ86_specification.json";
   TRYON_REQUIRE_SHARED(sample);
   TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
-  const fs::path avatar = tryon::test::shared_data_path("avatars/garmentcode/mean_all.obj");
-  const fs::path out = fs::temp_directory_path() / ("tryon_drape_sew_self_" + std::to_string(::getpid()));
-  fs::remove_all(out);
-  const auto r = run_tryon("drape " + quoted(tryon::test::shared_data_path(sample)) + " --avatar " + quoted(avatar) +
-                           " -o " + quoted(out) + " --resolution-cm 3 --threads 1 --quiet");
-  EXPECT_EQ(r.code, 0) << r.err;
-  const json report = read_json(out / "report.json");
-  const json& sewing = report["run"]["sewing"];
-  EXPECT_EQ(sewing["orders_tried"], json::array({"torso_first", "torso_first_self_collision"}));
-  EXPECT_EQ(sewing["order_kept"], "torso_first_self_collision");
-  EXPECT_EQ(sewing["closed_pairs"], sewing["seam_pairs"]);
-  EXPECT_EQ(report["status"], "ok");
-  EXPECT_TRUE(report["failures"].empty()) << report["failures"].dump();
-  expect_checker_agrees(out / "garment.obj", report["quality"], avatar);
-  fs::remove_all(out);
+  expect_sewn_again_and_clean(sample, json::array({"torso_first", "torso_first_self_collision"}), "sew_self");
 }
 
 TEST(Drape, DrapeOutOfTimeInItsCoarseStartEndsWithTheCoarseCloth) {
