@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cloth/material.hpp"
 #include "gltf_validator.hpp"
 #include "run_tryon.hpp"
 #include "test_data.hpp"
@@ -41,9 +42,12 @@ json expect_checker_agrees(const fs::path& garment, const json& report_quality, 
 }
 
 // The drape's report in `out` says clean: status ok, no failure, no intersection, no vertex
-// inside, seams closed, strain within 10 %, static before the frame limit. Returns its quality.
-json expect_clean_report(const fs::path& out, int max_frames) {
+// inside, seams closed, strain within 2 points of its fabric's strain limit, static before the
+// frame limit. `material`: the drape's --material when not a preset's name. Returns its quality.
+json expect_clean_report(const fs::path& out, int max_frames, const std::string& material = "") {
   const json report = read_json(out / "report.json");
+  const double strain_limit =
+      tryon::cloth::load_material(material.empty() ? report["material"].get<std::string>() : material).strain_limit;
   EXPECT_EQ(report["status"], "ok");
   EXPECT_TRUE(report["failures"].empty()) << report["failures"].dump();
   const json& rq = report["quality"];
@@ -51,7 +55,7 @@ json expect_clean_report(const fs::path& out, int max_frames) {
   EXPECT_EQ(rq["vertices_inside_body"], 0);
   EXPECT_EQ(rq["self_intersections"], 0);
   EXPECT_LT(rq["seam_gap_max_m"].get<double>(), 1e-3);
-  EXPECT_LE(rq["strain_max"].get<double>(), 0.10);
+  EXPECT_LE(rq["strain_max"].get<double>(), strain_limit + 0.02);
   EXPECT_LT(rq["moving_fraction"].get<double>(), 0.015);
   EXPECT_TRUE(report["simulation"]["static"].get<bool>());
   EXPECT_LT(report["simulation"]["frames"].get<int>(), max_frames);  // stopped because static, not at the limit
@@ -157,23 +161,30 @@ TEST(Drape, FineDrapeStartsFromItsCoarseDrape) {
 
 // A coarse drape sewn and out of the body but with cloth through cloth is used: the fine
 // mesh's untangling stage undoes the crossing. The shirt on CesiumMan's bind pose (arms out and
-// down, a body smaller than the shirt's): its 3 cm drape ends with cloth through cloth; the
-// 2 cm drape from it is clean (sewn itself, the 2 cm mesh folds a front panel over the arm).
+// down, a body smaller than the shirt's) in a jersey limited to 8 % instead of its 20 % (the
+// presets' cotton_jersey with only that changed, written by the test): its 3 cm drape ends with
+// cloth through cloth; the 2 cm drape from it is clean (sewn itself, the 2 cm mesh folds a front
+// panel over the arm).
 TEST(Drape, FineDrapeStartsFromACoarseDrapeWithClothThroughCloth) {
   TRYON_REQUIRE_SHARED("avatars/rigged_cesiumman/CesiumMan.glb");
   const fs::path avatar = tryon::test::shared_data_path("avatars/rigged_cesiumman/CesiumMan.glb");
   const fs::path shirt = tryon::test::assets() / "patterns/shirt_mean_specification.json";
   const fs::path out = fs::temp_directory_path() / ("tryon_drape_coarse_self_" + std::to_string(::getpid()));
   fs::remove_all(out);
-  const auto r = run_tryon("drape " + quoted(shirt) + " --avatar " + quoted(avatar) + " -o " + quoted(out) +
-                           " --resolution-cm 2 --coarse-start-cm 3 --threads 1 --quiet");
+  fs::create_directories(out);
+  json jersey = read_json(tryon::test::source_dir() / "cloth/materials.json")["materials"]["cotton_jersey"];
+  jersey["strain_limit"] = 0.08;
+  const fs::path material = out / "jersey8.json";
+  std::ofstream(material) << jersey.dump();
+  const auto r = run_tryon("drape " + quoted(shirt) + " --avatar " + quoted(avatar) + " -o " + quoted(out / "drape") +
+                           " --material " + quoted(material) + " --resolution-cm 2 --coarse-start-cm 3 --threads 1 --quiet");
   EXPECT_EQ(r.code, 0) << r.err;
-  const json report = read_json(out / "report.json");
+  const json report = read_json(out / "drape/report.json");
   const json& coarse = report["run"]["coarse_start"];
   EXPECT_EQ(coarse["failures"], json::array({"self_intersection"}));
   EXPECT_EQ(coarse["used"], true);
-  const json rq = expect_clean_report(out, 600);
-  expect_checker_agrees(out / "garment.obj", rq, avatar);
+  const json rq = expect_clean_report(out / "drape", 600, material.string());
+  expect_checker_agrees(out / "drape/garment.obj", rq, avatar);
   fs::remove_all(out);
 }
 

@@ -37,7 +37,7 @@ TEST(Material, PresetsListedAndPhysical) {
     EXPECT_GT(m.stretch_stiffness, m.shear_stiffness);
     EXPECT_GT(m.bend_stiffness, 1e-7);
     EXPECT_LT(m.bend_stiffness, 1e-3);
-    EXPECT_LE(m.strain_limit, 0.10);
+    EXPECT_LE(m.strain_limit, 0.25);  // a knit stretches a fifth under a light pull, a woven a few percent
   }
   // Denim is heavier and stiffer than silk.
   const Material denim = load_material("denim"), silk = load_material("silk_charmeuse");

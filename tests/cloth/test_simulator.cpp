@@ -294,7 +294,7 @@ TEST(Simulator, GatheredSeamBehaves) {
   EXPECT_LE(seam_length, (1 + mat.strain_limit) * hB + 1e-3);
   EXPECT_GE(seam_length, 0.9 * hB);
   const StrainStats st = strain_stats(sim.model(), sim.model().x);
-  EXPECT_LE(st.max, 0.10);
+  EXPECT_LE(st.max, mat.strain_limit + 1e-3);
   EXPECT_LT(st.min, -0.2);  // the gathered side is compressed (it buckles)
 }
 
