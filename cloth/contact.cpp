@@ -164,6 +164,16 @@ const PenaltyContacts* Contact::penalty_contacts() const {
 
 double Contact::body_friction() const { return impl_->settings.friction; }
 
+int Contact::stitch_pairs_within(const ClothModel& model, Points3& x, double distance) {
+  const int before = closed_seam_pairs();
+  const double sew_distance = impl_->settings.sew_distance;
+  impl_->settings.sew_distance = std::max(distance, sew_distance);
+  Points3 v = Points3::Zero(x.rows(), 3);
+  impl_->hold_sewn_pairs(model, x, v);
+  impl_->settings.sew_distance = sew_distance;
+  return closed_seam_pairs() - before;
+}
+
 int Contact::closed_seam_pairs() const {
   return static_cast<int>(std::count(impl_->seam_closed.begin(), impl_->seam_closed.end(), 1));
 }

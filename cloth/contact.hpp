@@ -185,6 +185,10 @@ class Contact : public ContactStage {
   double seam_gap(ConstRef<Points3> x) const;
   /// Seam pairs closer than sew_distance (held together).
   int closed_seam_pairs() const;
+  /// Closes the open seam pairs closer than `distance` in `x` now, as if sew_distance were
+  /// `distance` for one step: each pair moves to its mass-weighted mean and is held from then
+  /// on. Returns how many closed.
+  int stitch_pairs_within(const ClothModel& model, Points3& x, double distance);
 
  private:
   struct Impl;

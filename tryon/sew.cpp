@@ -25,6 +25,12 @@ constexpr int kUntangleStall = 40;
 // larger than the GarmentCode template on mean_all at 3 cm, in a jersey limited to 20 %: 103
 // crossings after sewing, 76 left when the untangling stalled; none after 62 frames with 8 %).
 constexpr double kUntangleStrainLimit = 0.08;
+// A sewing spring pulls with stiffness × gap, and the last pairs of a tight seam stop where that
+// pull meets the tension of the cloth stretched around the body: 4-7 mm apart at the armpit end
+// of a fitted top's side seams (GarmentCodeData at 3 cm). A sewing that ends with pairs open
+// stitches shut those closer than this (m). Closing pairs at 5 mm all through the sewing
+// instead sewed trouser legs through each other into crossings the untangling left.
+constexpr double kStitchShutDistance = 8e-3;
 
 // Settings for a phase before the drape (sewing, untangling): no gravity, no pins (a pinned
 // waist corner could never meet its partner: the skirt's top side-seam pair stayed 2 cm open,
@@ -116,19 +122,31 @@ bool has_armholes(const Cloth& c) {
   return std::find(stage.begin(), stage.end(), 2) != stage.end();
 }
 
-/// Names the seams still open after sewing: a pattern maker can see which ones did not close.
+/// Names the seams still open after sewing, each with its widest pair (which, counted from the
+/// stitch's first edge's start, and where on the body): a pattern maker can see which did not close.
 void log_open_seams(const Cloth& c, const garments::Pattern& pattern) {
-  std::vector<double> open_gap(pattern.stitches.size(), 0.0);
-  for (Eigen::Index i = 0; i < c.seam_particles.rows(); ++i)
-    open_gap[c.garment.stitch_of_pair[i]] =
-        std::max(open_gap[c.garment.stitch_of_pair[i]],
-                 (c.model.x.row(c.seam_particles(i, 0)) - c.model.x.row(c.seam_particles(i, 1))).norm());
-  for (std::size_t st = 0; st < open_gap.size(); ++st)
-    if (open_gap[st] >= c.contact_settings.sew_distance)
-      logger().info("seam {} ({} edge {} to {} edge {}) still open by {:.1f} mm", st,
-                    pattern.panels[pattern.stitches[st].a.panel].name, pattern.stitches[st].a.edge,
-                    pattern.panels[pattern.stitches[st].b.panel].name, pattern.stitches[st].b.edge,
-                    1000 * open_gap[st]);
+  const std::size_t ns = pattern.stitches.size();
+  std::vector<double> open_gap(ns, 0.0);
+  std::vector<Eigen::Index> widest(ns, -1);
+  std::vector<int> pairs(ns, 0), rank(ns, 0);
+  for (Eigen::Index i = 0; i < c.seam_particles.rows(); ++i) {
+    const std::size_t st = c.garment.stitch_of_pair[i];
+    const double gap = (c.model.x.row(c.seam_particles(i, 0)) - c.model.x.row(c.seam_particles(i, 1))).norm();
+    if (gap > open_gap[st]) {
+      open_gap[st] = gap;
+      widest[st] = i;
+      rank[st] = pairs[st];
+    }
+    ++pairs[st];
+  }
+  for (std::size_t st = 0; st < ns; ++st) {
+    if (open_gap[st] < c.contact_settings.sew_distance) continue;
+    const Vec3 at = c.model.x.row(c.seam_particles(widest[st], 0));
+    logger().info("seam {} ({} edge {} to {} edge {}) still open by {:.1f} mm (pair {} of {}, at {:.3f} {:.3f} {:.3f})",
+                  st, pattern.panels[pattern.stitches[st].a.panel].name, pattern.stitches[st].a.edge,
+                  pattern.panels[pattern.stitches[st].b.panel].name, pattern.stitches[st].b.edge, 1000 * open_gap[st],
+                  rank[st] + 1, pairs[st], at.x(), at.y(), at.z());
+  }
 }
 
 /// The sewing run: closing budget, then the body grows back by kBodyGrowthPerFrame a frame
@@ -164,6 +182,12 @@ cloth::RunResult run_sewing(Run& run, Cloth& c, SewingOrder order, int give_up_f
   c.model = sim.model();
   c.model.v.setZero();
   run.frames_done = result.frames;
+  if (run.o.contact && contact.closed_seam_pairs() < contact.num_seam_pairs()) {
+    const int stitched = contact.stitch_pairs_within(c.model, c.model.x, kStitchShutDistance);
+    if (stitched > 0)
+      logger().info("sewing: stitched shut {} open seam pair{}, closer than {:.0f} mm", stitched, stitched > 1 ? "s" : "",
+                    1000 * kStitchShutDistance);
+  }
   return result;
 }
 

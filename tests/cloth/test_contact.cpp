@@ -272,6 +272,47 @@ TEST(Contact, ImpactZoneTakesTheSeamPartnersOfItsParticlesAlong) {
   EXPECT_LT(contact.seam_gap(x_new), 1e-12);
 }
 
+TEST(Contact, StitchesShutTheOpenSeamPairsWithinADistance) {
+  // Square B's right edge sewn to square C's left edge, the three pairs 6, 10 and 3 mm apart
+  // and open. Stitched within 8 mm, the 6 and 3 mm pairs meet at their mass-weighted means and
+  // are held from then on; the 10 mm pair stays as it was, and a step does not close it (the
+  // sewing distance is the settings' again).
+  garments::GarmentMesh g;
+  cloth::test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(-0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
+  cloth::test::add_grid_panel(g, "c", 4, 3, 0.03, 0.02, Vec3(0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ASSERT_EQ(model.num_particles(), 21);
+  Segments seams(3, 2);
+  seams << 2, 9, 5, 13, 8, 17;  // B's right edge (i = 2) to C's left edge (i = 0), row by row
+  const double gaps[3] = {0.006, 0.010, 0.003};
+  for (Eigen::Index k = 0; k < 3; ++k) model.x(seams(k, 1), 0) += gaps[k];
+  ContactSettings settings;
+  settings.strain_limit_sweeps = 0;
+  Contact contact(cube(0.1), model, settings, seams);
+  ASSERT_EQ(contact.closed_seam_pairs(), 0);
+  Points3 x = model.x;
+  EXPECT_EQ(contact.stitch_pairs_within(model, x, 0.008), 2);
+  EXPECT_EQ(contact.closed_seam_pairs(), 2);
+  for (Eigen::Index k : {0, 2}) {
+    const int a = seams(k, 0), b = seams(k, 1);
+    const Vec3 mean = (model.mass[a] * Vec3(model.x.row(a)) + model.mass[b] * Vec3(model.x.row(b))) /
+                      (model.mass[a] + model.mass[b]);
+    EXPECT_LT((Vec3(x.row(a)) - mean).norm(), 1e-12) << "pair " << k;
+    EXPECT_LT((Vec3(x.row(b)) - mean).norm(), 1e-12) << "pair " << k;
+  }
+  EXPECT_NEAR((x.row(seams(1, 0)) - x.row(seams(1, 1))).norm(), 0.010, 1e-12);
+  for (int p = 0; p < 21; ++p)
+    if (p != 2 && p != 9 && p != 8 && p != 17) EXPECT_EQ(x.row(p), model.x.row(p)) << "particle " << p;
+  model.x = x;
+  contact.begin_frame(model, 0.0);
+  Points3 v_new = Points3::Zero(21, 3);
+  Points3 x_new = model.x;
+  contact.resolve(model, model.x, x_new, v_new, 0.01);
+  EXPECT_EQ(contact.closed_seam_pairs(), 2);
+  EXPECT_LT((x_new.row(seams(0, 0)) - x_new.row(seams(0, 1))).norm(), 1e-12);
+  EXPECT_GT((x_new.row(seams(1, 0)) - x_new.row(seams(1, 1))).norm(), 0.009);
+}
+
 TEST(Contact, ImpactZoneWithClothTheBodySendsBackStops) {
   // Cloth triangle B falls past the cube's top corner, which would pierce it: the fail-safe sends
   // B back. Triangle A, over B's part beside the cube, falls through B's place in the same
