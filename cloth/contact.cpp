@@ -166,11 +166,8 @@ double Contact::body_friction() const { return impl_->settings.friction; }
 
 int Contact::stitch_pairs_within(const ClothModel& model, Points3& x, double distance) {
   const int before = closed_seam_pairs();
-  const double sew_distance = impl_->settings.sew_distance;
-  impl_->settings.sew_distance = std::max(distance, sew_distance);
   Points3 v = Points3::Zero(x.rows(), 3);
-  impl_->hold_sewn_pairs(model, x, v);
-  impl_->settings.sew_distance = sew_distance;
+  impl_->hold_sewn_pairs(model, x, v, std::max(distance, impl_->settings.sew_distance));
   return closed_seam_pairs() - before;
 }
 
@@ -275,7 +272,7 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   // Without self-collision, nothing keeps the cloth from crossing itself in this step.
   if (!m.settings.self_collision) m.may_have_crossed = true;
   m.slow_down(model, x_prev, x_new, v_new, dt);
-  m.hold_sewn_pairs(model, x_new, v_new);                 // 0. sewing
+  m.hold_sewn_pairs(model, x_new, v_new, m.settings.sew_distance);  // 0. sewing
   m.body_proximity(model, x_prev, x_new, v_new, stats_);  // 1. body proximity
   m.count_resting(stats_);
   m.limit_strain_on_body(model, x_new, v_new, dt);        // 1b. strain limiting on the body
@@ -302,14 +299,14 @@ void Contact::Impl::slow_down(const ClothModel& model, ConstRef<Points3> x_prev,
   }
 }
 
-void Contact::Impl::hold_sewn_pairs(const ClothModel& model, Points3& x_new, Points3& v_new) {
-  // 0. Sewing: the sewing springs pull the pairs together; a pair closer than sew_distance is
+void Contact::Impl::hold_sewn_pairs(const ClothModel& model, Points3& x_new, Points3& v_new, double close_within) {
+  // 0. Sewing: the sewing springs pull the pairs together; a pair closer than close_within is
   //    closed for good and held together (mass-weighted position and momentum).
   for (Eigen::Index k = 0; k < seams.rows(); ++k) {
     const int a = seams(k, 0), b = seams(k, 1);
     const Vec3 d = x_new.row(b) - x_new.row(a);
     const double len = d.norm();
-    if (len < settings.sew_distance && !seam_closed[k]) {
+    if (len < close_within && !seam_closed[k]) {
       seam_closed[k] = 1;
       closed_pairs.conservativeResize(closed_pairs.rows() + 1, 2);
       closed_pairs.row(closed_pairs.rows() - 1) = seams.row(k);

@@ -107,9 +107,9 @@ struct Contact::Impl {
   // Speed guard: particles faster than max_speed are slowed to it, x_new = x_prev + dt v_new.
   void slow_down(const ClothModel& model, ConstRef<Points3> x_prev, Points3& x_new, Points3& v_new,
                  double dt) const;
-  // 0. Sewing: closes the seam pairs now closer than sew_distance and holds the closed ones
-  //    together.
-  void hold_sewn_pairs(const ClothModel& model, Points3& x_new, Points3& v_new);
+  // 0. Sewing: closes the seam pairs now closer than `close_within` (in a step: sew_distance)
+  //    and holds the closed ones together.
+  void hold_sewn_pairs(const ClothModel& model, Points3& x_new, Points3& v_new, double close_within);
   // 1. Body proximity (contact_body.cpp): projected contacts, or penalty contacts (pending)
   //    with only cloth closer than body_floor projected; marks in_contact and contact_normal.
   void body_proximity(const ClothModel& model, ConstRef<Points3> x_prev, Points3& x_new, Points3& v_new,

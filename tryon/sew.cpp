@@ -154,6 +154,7 @@ void log_open_seams(const Cloth& c, const garments::Pattern& pattern) {
 /// with it). In stages (sewing_stages()): stage k starts once the stages before it are closed,
 /// or at the latest when 1 - 1/2^k of the closing budget is spent (half, three quarters).
 /// With `give_up_frame` > 0, a sewing that has not closed every pair by that frame ends there.
+/// A sewing that ends with pairs open stitches shut those closer than kStitchShutDistance.
 cloth::RunResult run_sewing(Run& run, Cloth& c, SewingOrder order, int give_up_frame = 0) {
   cloth::Contact& contact = *c.contact;
   cloth::Simulator sim(std::move(c.model), weightless(c.settings));  // ends when the seams are closed
