@@ -135,6 +135,10 @@ void Contact::set_body_stiffness(double stiffness) {
 
 void Contact::set_strain_limit_sweeps(int sweeps) { impl_->settings.strain_limit_sweeps = sweeps; }
 
+void Contact::set_seam_close_distance(double distance) {
+  impl_->seam_close_distance = distance;
+}
+
 void Contact::set_untangle_step(double step) {
   impl_->settings.untangle_step = step;
 }
@@ -272,7 +276,8 @@ void Contact::resolve(const ClothModel& model, ConstRef<Points3> x_prev, Points3
   // Without self-collision, nothing keeps the cloth from crossing itself in this step.
   if (!m.settings.self_collision) m.may_have_crossed = true;
   m.slow_down(model, x_prev, x_new, v_new, dt);
-  m.hold_sewn_pairs(model, x_new, v_new, m.settings.sew_distance);  // 0. sewing
+  const double close_within = std::max(m.settings.sew_distance, m.seam_close_distance);
+  m.hold_sewn_pairs(model, x_new, v_new, close_within);   // 0. sewing
   m.body_proximity(model, x_prev, x_new, v_new, stats_);  // 1. body proximity
   m.count_resting(stats_);
   m.limit_strain_on_body(model, x_new, v_new, dt);        // 1b. strain limiting on the body

@@ -175,6 +175,11 @@ class Contact : public ContactStage {
   void set_body_stiffness(double stiffness);
   /// Sets the sweeps of strain limiting on the body (ContactSettings::strain_limit_sweeps).
   void set_strain_limit_sweeps(int sweeps);
+  /// Open seam pairs closer than `distance` close for good in a step, as those closer than
+  /// sew_distance do (sew_distance stays the least). The fail-safe still tells a pair that
+  /// closed in the step it sends back by sew_distance: the pair was at least that far apart
+  /// at x_prev.
+  void set_seam_close_distance(double distance);
   /// Sets how far tangled cloth moves a step (ContactSettings::untangle_step).
   void set_untangle_step(double step);
   /// Cloth edges through cloth triangles that the last begin_frame found (0 when self-collision

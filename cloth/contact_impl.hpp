@@ -23,6 +23,7 @@ inline bool movable(const ClothModel& model, int i) { return model.inv_mass[i] >
 
 struct Contact::Impl {
   ContactSettings settings;
+  double seam_close_distance = 0;  // see Contact::set_seam_close_distance
   // Body: static, its tree built once.
   Points3 body_V;
   Triangles body_F;

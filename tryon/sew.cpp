@@ -25,12 +25,6 @@ constexpr int kUntangleStall = 40;
 // larger than the GarmentCode template on mean_all at 3 cm, in a jersey limited to 20 %: 103
 // crossings after sewing, 76 left when the untangling stalled; none after 62 frames with 8 %).
 constexpr double kUntangleStrainLimit = 0.08;
-// A sewing spring pulls with stiffness × gap, and the last pairs of a tight seam stop where that
-// pull meets the tension of the cloth stretched around the body: 4-7 mm apart at the armpit end
-// of a fitted top's side seams (GarmentCodeData at 3 cm). A sewing that ends with pairs open
-// stitches shut those closer than this (m). Closing pairs at 5 mm all through the sewing
-// instead sewed trouser legs through each other into crossings the untangling left.
-constexpr double kStitchShutDistance = 8e-3;
 
 // Settings for a phase before the drape (sewing, untangling): no gravity, no pins (a pinned
 // waist corner could never meet its partner: the skirt's top side-seam pair stayed 2 cm open,

@@ -133,6 +133,14 @@ Cloth place(Run& run, garments::GarmentMesh garment, const avatars::Avatar& body
 /// The body contact of a placed cloth (place() builds it; sew() again when it sews a second time).
 void build_contact(Run& run, Cloth& cloth, const avatars::Avatar& body);
 
+/// A sewing spring pulls with stiffness × gap, and the last pairs of a tight seam stop where that
+/// pull meets the tension of the cloth stretched around the body: 4-7 mm apart at the armpit end
+/// of a fitted top's side seams (GarmentCodeData at 3 cm). A sewing that ends with pairs open
+/// stitches shut those closer than this (m), and so does the drape, frame by frame. Closing pairs
+/// at 5 mm all through the sewing instead sewed trouser legs through each other into crossings
+/// the untangling left.
+constexpr double kStitchShutDistance = 8e-3;
+
 /// sew: without gravity or self-collision, the sewing springs close the seams around the body.
 void sew(Run& run, Cloth& cloth, const garments::Pattern& pattern, const avatars::Avatar& body);
 /// untangle: cloth the sewing left through cloth moves back until no crossing is left.

@@ -301,8 +301,10 @@ TEST(Contact, StitchesShutTheOpenSeamPairsWithinADistance) {
     EXPECT_LT((Vec3(x.row(b)) - mean).norm(), 1e-12) << "pair " << k;
   }
   EXPECT_NEAR((x.row(seams(1, 0)) - x.row(seams(1, 1))).norm(), 0.010, 1e-12);
-  for (int p = 0; p < 21; ++p)
-    if (p != 2 && p != 9 && p != 8 && p != 17) EXPECT_EQ(x.row(p), model.x.row(p)) << "particle " << p;
+  for (int p = 0; p < 21; ++p) {
+    if (p == 2 || p == 9 || p == 8 || p == 17) continue;
+    EXPECT_EQ(x.row(p), model.x.row(p)) << "particle " << p;
+  }
   model.x = x;
   contact.begin_frame(model, 0.0);
   Points3 v_new = Points3::Zero(21, 3);
@@ -311,6 +313,49 @@ TEST(Contact, StitchesShutTheOpenSeamPairsWithinADistance) {
   EXPECT_EQ(contact.closed_seam_pairs(), 2);
   EXPECT_LT((x_new.row(seams(0, 0)) - x_new.row(seams(0, 1))).norm(), 1e-12);
   EXPECT_GT((x_new.row(seams(1, 0)) - x_new.row(seams(1, 1))).norm(), 0.009);
+}
+
+TEST(Contact, SeamCloseDistanceClosesOpenPairsWithinItInAStep) {
+  // The three pairs of the test above, 6, 10 and 3 mm apart. A step with the settings' 2 mm
+  // closes none; with a seam close distance of 8 mm the next step closes the 6 and 3 mm pairs
+  // and holds them together; the 10 mm pair stays open. A close distance under sew_distance
+  // leaves sew_distance the least: a pair 1.5 mm apart still closes.
+  garments::GarmentMesh g;
+  cloth::test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(-0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
+  cloth::test::add_grid_panel(g, "c", 4, 3, 0.03, 0.02, Vec3(0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
+  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  ASSERT_EQ(model.num_particles(), 21);
+  Segments seams(3, 2);
+  seams << 2, 9, 5, 13, 8, 17;
+  const double gaps[3] = {0.006, 0.010, 0.003};
+  for (Eigen::Index k = 0; k < 3; ++k) model.x(seams(k, 1), 0) += gaps[k];
+  ContactSettings settings;
+  settings.strain_limit_sweeps = 0;
+  settings.self_collision = false;
+  Contact contact(cube(0.1), model, settings, seams);
+  auto step = [&] {
+    contact.begin_frame(model, 0.0);
+    Points3 v_new = Points3::Zero(model.num_particles(), 3);
+    Points3 x_new = model.x;
+    contact.resolve(model, model.x, x_new, v_new, 0.01);
+    return x_new;
+  };
+  auto gap = [&](const Points3& x, Eigen::Index k) { return (x.row(seams(k, 0)) - x.row(seams(k, 1))).norm(); };
+  Points3 x = step();
+  EXPECT_EQ(contact.closed_seam_pairs(), 0);
+  for (Eigen::Index k = 0; k < 3; ++k) EXPECT_NEAR(gap(x, k), gaps[k], 1e-12) << "pair " << k;
+  contact.set_seam_close_distance(0.008);
+  x = step();
+  EXPECT_EQ(contact.closed_seam_pairs(), 2);
+  EXPECT_LT(gap(x, 0), 1e-12);
+  EXPECT_LT(gap(x, 2), 1e-12);
+  EXPECT_NEAR(gap(x, 1), 0.010, 1e-12);
+
+  model.x(seams(1, 1), 0) -= 0.0085;  // the 10 mm pair 1.5 mm apart now
+  contact.set_seam_close_distance(0.001);
+  x = step();
+  EXPECT_EQ(contact.closed_seam_pairs(), 3);
+  EXPECT_LT(gap(x, 1), 1e-12);
 }
 
 TEST(Contact, ImpactZoneWithClothTheBodySendsBackStops) {
