@@ -20,7 +20,7 @@ struct DrapeCommand {
   std::string pattern, avatar, outdir, material = "cotton_jersey", integrator = "implicit_euler", up = "auto", facing = "auto";
   double resolution_cm = 1.0;
   int threads = 0;
-  int max_frames = 600;
+  int max_frames = 1200;
   int substeps = 2;
   double time_limit_s = 0;
   bool self_collision = true;

@@ -543,7 +543,7 @@ PYBIND11_MODULE(_tryon, m) {
       "Reads a body mesh (OBJ, PLY, STL, glTF/GLB, FBX, COLLADA) into metres, Y up, facing +Z, feet at y = 0.");
   m.def("drape", &drape, py::arg("pattern"), py::arg("avatar"), py::kw_only(), py::arg("resolution_cm") = 1.0,
         py::arg("material") = "cotton_jersey", py::arg("integrator") = "implicit_euler",
-        py::arg("threads") = 0, py::arg("max_frames") = 600, py::arg("time_limit_s") = 0.0,
+        py::arg("threads") = 0, py::arg("max_frames") = 1200, py::arg("time_limit_s") = 0.0,
         py::arg("self_collision") = true, py::arg("seams") = "sew",
         py::arg("coarse_start_cm") = tryon::DrapeOptions{}.coarse_start_cm, py::arg("progress") = py::none(),
         "Sews and drapes a Pattern on an Avatar (the GIL is released while it runs).");

@@ -18,7 +18,7 @@ using collision::Bvh;
 
 bool Quality::clean() const {
   return body_intersections == 0 && vertices_inside_body == 0 && self_intersections == 0 &&
-         seam_gap_max_m < 1e-3 && is_static.value_or(false);
+         seam_gap_max_m < kSeamGapClosed && is_static.value_or(false);
 }
 
 

@@ -17,6 +17,9 @@ struct Cloth {
   std::optional<Points3> previous;  ///< positions 1/60 s earlier, for moving_fraction
 };
 
+/// A seam is closed when each of its pairs is closer than this (m).
+constexpr double kSeamGapClosed = 1e-3;
+
 struct Quality {
   int body_intersections = 0;    ///< cloth edges whose segment meets the body surface
   int vertices_inside_body = 0;  ///< cloth vertices with body winding number ≥ ½

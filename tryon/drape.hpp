@@ -20,7 +20,7 @@ struct DrapeOptions {
   std::string material = "cotton_jersey";  ///< preset name (cloth/materials.json) or a JSON file
   std::string integrator = "implicit_euler";
   double resolution_cm = 1.0;              ///< target triangle edge length
-  int max_frames = 600;                    ///< frames of 1/60 s, sewing included
+  int max_frames = 1200;                   ///< frames of 1/60 s, sewing included (see settle())
   int substeps = 2;                        ///< implicit Euler steps per frame (explicit Euler: automatic)
   double time_limit_s = 0;                 ///< wall-clock limit (0: none)
   bool self_collision = true;

@@ -61,6 +61,7 @@ json run_json(const Cloth& c, const std::optional<DrapeResult>& coarse, double c
                    {"seam_pairs", c.sewing.seam_pairs},
                    {"closed_pairs", c.sewing.closed_pairs},
                    {"frames", c.sewing_run.frames}};
+  if (c.review) r["rest_review"] = {{"frame", c.review->frame}, {"went_on", c.review->went_on}};
   if (coarse)
     r["coarse_start"] = {{"resolution_cm", coarse_start_cm},
                          {"used", c.coarse_used},

@@ -98,6 +98,12 @@ struct SewingRecord {
   int seam_pairs = 0, closed_pairs = 0;   ///< at the end of the sewing kept
 };
 
+/// The drape's look at a cloth not at rest at half of its frames (settle()).
+struct RestReview {
+  int frame = 0;         ///< the frame it looked at (sewing included)
+  bool went_on = false;  ///< seams closed and no cloth through cloth: the drape went on
+};
+
 /// The cloth between the stages.
 struct Cloth {
   garments::GarmentMesh garment;
@@ -116,6 +122,7 @@ struct Cloth {
   double mesh_s = 0, simulate_s = 0;
   double discarded_collision_s = 0;  ///< collision time of a sewing not kept (its contact is gone)
   SewingRecord sewing;
+  std::optional<RestReview> review;  ///< when the drape was not at rest at half of its frames
   std::optional<cloth::ClothModel> placed;  ///< as placed, until no sewing can be done again
   /// Seconds in contact so far, a sewing not kept included.
   double collision_s() const { return contact->stats().seconds + discarded_collision_s; }

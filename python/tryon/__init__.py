@@ -55,7 +55,7 @@ DRAPE_OPTIONS = {
     "material": "cotton_jersey",  # preset name (tryon.materials()) or a JSON file
     "integrator": "implicit_euler",  # or explicit_euler
     "threads": 0,             # 0: all cores
-    "max_frames": 600,        # frames of 1/60 s, sewing included
+    "max_frames": 1200,       # frames of 1/60 s, sewing included
     "time_limit_s": 0.0,      # wall-clock limit (0: none)
     "self_collision": True,
     "seams": "sew",           # or merge
@@ -126,7 +126,7 @@ def drape(pattern, avatar=None, **options):
       material="cotton_jersey" a preset name (tryon.materials()) or a JSON file ("file.json#name")
       integrator="implicit_euler" or "explicit_euler"
       threads=0                threads (0: all cores)
-      max_frames=600           frames of 1/60 s, sewing included
+      max_frames=1200          frames of 1/60 s, sewing included
       time_limit_s=0.0         wall-clock limit (0: none)
       self_collision=True
       seams="sew"              "sew" (pulled shut around the body) or "merge" (joined at once)

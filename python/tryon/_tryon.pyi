@@ -115,7 +115,7 @@ def load_pattern(path: Union[str, os.PathLike[str]], *, size: str = "", seam_fil
 def load_avatar(path: Union[str, os.PathLike[str]], up: str = "auto", *, facing: str = "auto",
                 metres_per_unit: Optional[float] = None) -> Avatar: ...
 def drape(pattern: Pattern, avatar: Avatar, *, resolution_cm: float = 1.0, material: str = "cotton_jersey",
-          integrator: str = "implicit_euler", threads: int = 0, max_frames: int = 600, time_limit_s: float = 0.0,
+          integrator: str = "implicit_euler", threads: int = 0, max_frames: int = 1200, time_limit_s: float = 0.0,
           self_collision: bool = True, seams: str = "sew", coarse_start_cm: float = 3.0,
           progress: Optional[Callable[[DrapeProgress], Optional[bool]]] = None) -> DrapeResult: ...
 def check(cloth: Union[str, os.PathLike[str]], avatar: Avatar, *, rest: Union[str, os.PathLike[str]] = "",

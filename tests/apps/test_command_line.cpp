@@ -18,7 +18,7 @@ TEST(CommandLine, VersionPrintsTheProjectVersion) {
 TEST(CommandLine, HelpShowsEveryCommandsDefaults) {
   const tryon::test::CommandResult drape = run("drape --help");
   ASSERT_EQ(drape.code, 0) << drape.err;
-  for (const char* shown : {"--resolution-cm FLOAT:FLOAT in [0.2 - 50]=1", "--max-frames INT:INT in [1 - 100000]=600",
+  for (const char* shown : {"--resolution-cm FLOAT:FLOAT in [0.2 - 50]=1", "--max-frames INT:INT in [1 - 100000]=1200",
                             "--substeps INT:INT in [1 - 64]=2", "--material TEXT=cotton_jersey",
                             "--coarse-start-cm FLOAT:FLOAT in [0 - 50]=3", "--seams TEXT:{sew,merge}=sew",
                             "--format TEXT:{obj,glb,both}=obj", "--up TEXT:{auto,y,z,Y,Z}=auto", "--facing TEXT:{auto,keep}=auto"})
