@@ -272,20 +272,31 @@ TEST(Contact, ImpactZoneTakesTheSeamPartnersOfItsParticlesAlong) {
   EXPECT_LT(contact.seam_gap(x_new), 1e-12);
 }
 
-TEST(Contact, StitchesShutTheOpenSeamPairsWithinADistance) {
-  // Square B's right edge sewn to square C's left edge, the three pairs 6, 10 and 3 mm apart
-  // and open. Stitched within 8 mm, the 6 and 3 mm pairs meet at their mass-weighted means and
-  // are held from then on; the 10 mm pair stays as it was, and a step does not close it (the
-  // sewing distance is the settings' again).
+namespace {
+// Square B's right edge sewn to square C's left edge (21 particles), the three pairs
+// kOpenGaps apart and open.
+constexpr double kOpenGaps[3] = {0.006, 0.010, 0.003};
+struct SquaresSewnOpen {
+  ClothModel model;
+  Segments seams;
+};
+SquaresSewnOpen squares_sewn_open() {
   garments::GarmentMesh g;
   cloth::test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(-0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
   cloth::test::add_grid_panel(g, "c", 4, 3, 0.03, 0.02, Vec3(0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
-  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
+  SquaresSewnOpen s{build_cloth_model(g, load_material("cotton_poplin")), Segments(3, 2)};
+  s.seams << 2, 9, 5, 13, 8, 17;  // B's right edge (i = 2) to C's left edge (i = 0), row by row
+  for (Eigen::Index k = 0; k < 3; ++k) s.model.x(s.seams(k, 1), 0) += kOpenGaps[k];
+  return s;
+}
+}  // namespace
+
+TEST(Contact, StitchesShutTheOpenSeamPairsWithinADistance) {
+  // The pairs 6, 10 and 3 mm apart. Stitched within 8 mm, the 6 and 3 mm pairs meet at their
+  // mass-weighted means and are held from then on; the 10 mm pair stays as it was, and a step
+  // does not close it (the sewing distance is the settings' again).
+  auto [model, seams] = squares_sewn_open();
   ASSERT_EQ(model.num_particles(), 21);
-  Segments seams(3, 2);
-  seams << 2, 9, 5, 13, 8, 17;  // B's right edge (i = 2) to C's left edge (i = 0), row by row
-  const double gaps[3] = {0.006, 0.010, 0.003};
-  for (Eigen::Index k = 0; k < 3; ++k) model.x(seams(k, 1), 0) += gaps[k];
   ContactSettings settings;
   settings.strain_limit_sweeps = 0;
   Contact contact(cube(0.1), model, settings, seams);
@@ -316,19 +327,11 @@ TEST(Contact, StitchesShutTheOpenSeamPairsWithinADistance) {
 }
 
 TEST(Contact, SeamCloseDistanceClosesOpenPairsWithinItInAStep) {
-  // The three pairs of the test above, 6, 10 and 3 mm apart. A step with the settings' 2 mm
-  // closes none; with a seam close distance of 8 mm the next step closes the 6 and 3 mm pairs
-  // and holds them together; the 10 mm pair stays open. A close distance under sew_distance
-  // leaves sew_distance the least: a pair 1.5 mm apart still closes.
-  garments::GarmentMesh g;
-  cloth::test::add_grid_panel(g, "b", 3, 3, 0.02, 0.02, Vec3(-0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
-  cloth::test::add_grid_panel(g, "c", 4, 3, 0.03, 0.02, Vec3(0.01, 1.0, -0.01), Vec3::UnitX(), Vec3::UnitZ());
-  ClothModel model = build_cloth_model(g, load_material("cotton_poplin"));
-  ASSERT_EQ(model.num_particles(), 21);
-  Segments seams(3, 2);
-  seams << 2, 9, 5, 13, 8, 17;
-  const double gaps[3] = {0.006, 0.010, 0.003};
-  for (Eigen::Index k = 0; k < 3; ++k) model.x(seams(k, 1), 0) += gaps[k];
+  // The pairs 6, 10 and 3 mm apart. A step with the settings' 2 mm closes none; with a seam
+  // close distance of 8 mm the next step closes the 6 and 3 mm pairs and holds them together;
+  // the 10 mm pair stays open. A close distance under sew_distance leaves sew_distance the
+  // least: a pair 1.5 mm apart still closes.
+  auto [model, seams] = squares_sewn_open();
   ContactSettings settings;
   settings.strain_limit_sweeps = 0;
   settings.self_collision = false;
@@ -343,7 +346,7 @@ TEST(Contact, SeamCloseDistanceClosesOpenPairsWithinItInAStep) {
   auto gap = [&](const Points3& x, Eigen::Index k) { return (x.row(seams(k, 0)) - x.row(seams(k, 1))).norm(); };
   Points3 x = step();
   EXPECT_EQ(contact.closed_seam_pairs(), 0);
-  for (Eigen::Index k = 0; k < 3; ++k) EXPECT_NEAR(gap(x, k), gaps[k], 1e-12) << "pair " << k;
+  for (Eigen::Index k = 0; k < 3; ++k) EXPECT_NEAR(gap(x, k), kOpenGaps[k], 1e-12) << "pair " << k;
   contact.set_seam_close_distance(0.008);
   x = step();
   EXPECT_EQ(contact.closed_seam_pairs(), 2);
