@@ -143,7 +143,7 @@ void build_contact(Run& run, Cloth& cloth, const avatars::Avatar& body);
 /// A sewing spring pulls with stiffness × gap, and the last pairs of a tight seam stop where that
 /// pull meets the tension of the cloth stretched around the body: 4-7 mm apart at the armpit end
 /// of a fitted top's side seams (GarmentCodeData at 3 cm). A sewing that ends with pairs open
-/// stitches shut those closer than this (m), and so does the drape, frame by frame. Closing pairs
+/// stitches shut those closer than this (m), and the drape closes them in any step. Closing pairs
 /// at 5 mm all through the sewing instead sewed trouser legs through each other into crossings
 /// the untangling left.
 constexpr double kStitchShutDistance = 8e-3;
