@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/logger.hpp"
 #include "garments/geometry2d.hpp"
+#include "garments/inserts.hpp"
 #include "garments/triangulate.hpp"
 #include "garments/validate.hpp"
 
@@ -109,6 +110,7 @@ GarmentBuild build_garment(const Pattern& pattern, const BuildOptions& options) 
 
   out.offset = choose_offset(pattern, options, out.warnings);
   out.height_scale = choose_height_scale(pattern, options, out.offset, out.warnings);
+  const std::vector<Vec3> insert_shift = insert_shifts(pattern, out.warnings);
   GarmentMesh& mesh = out.mesh;
   mesh.num_stitches = static_cast<int>(pattern.stitches.size());
   std::vector<Vec3> V;
@@ -148,7 +150,7 @@ GarmentBuild build_garment(const Pattern& pattern, const BuildOptions& options) 
     for (Eigen::Index i = 0; i < tri.V.rows(); ++i) {
       const Vec2 q = tri.V.row(i).transpose();
       rest.push_back(q);
-      Vec3 x = place_point(panel, q);
+      Vec3 x = place_point(panel, q) + insert_shift[p];
       x.y() *= out.height_scale;
       V.push_back(x + out.offset);
       mesh.panel_of_vertex.push_back(static_cast<int>(p));

@@ -42,7 +42,8 @@ struct GarmentBuild {
 };
 
 /// Validates, samples the outlines (stitched edges get equal vertex counts, the shorter
-/// side gathers), triangulates each panel, places it in 3D and lists the seam vertex pairs.
+/// side gathers), triangulates each panel, places it in 3D (inserts moved to the seams they
+/// fill, inserts.hpp) and lists the seam vertex pairs.
 /// Throws InputError with every validation error when the pattern cannot be sewn.
 GarmentBuild build_garment(const Pattern& pattern, const BuildOptions& options = {});
 

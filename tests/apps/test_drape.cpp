@@ -212,7 +212,7 @@ namespace {
 // Drapes a shared GarmentCodeData sample on mean_all at 3 cm on one thread and expects its
 // sewing to have tried `orders_tried` and kept the last of them with every pair closed, and the
 // drape to end clean, as the checker agrees. Returns the drape's log (its standard error).
-std::string expect_sewn_again_and_clean(const std::string& sample, const json& orders_tried, const std::string& tag) {
+std::string expect_sewn_and_clean(const std::string& sample, const json& orders_tried, const std::string& tag) {
   const fs::path avatar = tryon::test::shared_data_path("avatars/garmentcode/mean_all.obj");
   const fs::path out = fs::temp_directory_path() / ("tryon_drape_" + tag + "_" + std::to_string(::getpid()));
   fs::remove_all(out);
@@ -243,7 +243,7 @@ TEST(Drape, SleevesCloseAroundTheArmsBeforeTheArmholesAreSewn) {
   const char* sample = "patterns/garmentcodedata/rand_QH7ZNEZK61_specification.json";
   TRYON_REQUIRE_SHARED(sample);
   TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
-  const std::string log = expect_sewn_again_and_clean(sample, json::array({"torso_first", "sleeves_first"}), "sleeves");
+  const std::string log = expect_sewn_and_clean(sample, json::array({"torso_first", "sleeves_first"}), "sleeves");
   EXPECT_NE(log.find("sewn again, the sleeves before the armholes"), std::string::npos) << log;
   EXPECT_NE(log.find("; kept"), std::string::npos) << log;
 }
@@ -256,7 +256,20 @@ TEST(Drape, PanelsSewnThroughEachOtherAreSewnAgainWithSelfCollision) {
   const char* sample = "patterns/garmentcodedata/rand_367JBXWQ86_specification.json";
   TRYON_REQUIRE_SHARED(sample);
   TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
-  expect_sewn_again_and_clean(sample, json::array({"torso_first", "torso_first_self_collision"}), "sew_self");
+  expect_sewn_and_clean(sample, json::array({"torso_first", "torso_first_self_collision"}), "sew_self");
+}
+
+TEST(Drape, GodetsLaidOutBesideTheSkirtAreSeatedAtTheirSlitsAndDrapeClean) {
+  // A GarmentCodeData godet skirt: its eight godets laid out in a row 5 cm in front of and
+  // behind the skirt, up to half a metre to the side of the slits they fill. Dragged there by
+  // the sewing they came to rest folded through the skirt; moved to their slits before the
+  // drape, they sew in one go and the drape is clean.
+  const char* sample = "patterns/garmentcodedata/rand_9R7HFJVOIF_specification.json";
+  TRYON_REQUIRE_SHARED(sample);
+  TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
+  const std::string log = expect_sewn_and_clean(sample, json::array({"torso_first"}), "godets");
+  EXPECT_NE(log.find("'ins_skirt_front_0'"), std::string::npos) << log;
+  EXPECT_NE(log.find("moved in their planes"), std::string::npos) << log;
 }
 
 TEST(Drape, DrapeOutOfTimeInItsCoarseStartEndsWithTheCoarseCloth) {
