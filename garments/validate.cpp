@@ -146,7 +146,7 @@ Diagnostics validate_pattern(const Pattern& pattern, const ValidationLimits& lim
                            format_ratio(la * 100) + " cm) and " +
                            describe_edge(pattern, st.b.panel, st.b.edge) + " (" +
                            format_ratio(lb * 100) + " cm) differ in length by a ratio of " +
-                           format_ratio(ratio) + "; the shorter side will be gathered");
+                           format_ratio(ratio) + "; the longer side will be gathered onto the shorter");
   }
   return d;
 }
