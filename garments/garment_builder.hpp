@@ -41,7 +41,7 @@ struct GarmentBuild {
   double min_angle_deg = 0;           ///< over all panels, as in PanelStats
 };
 
-/// Validates, samples the outlines (stitched edges get equal vertex counts, the shorter
+/// Validates, samples the outlines (stitched edges get equal vertex counts, the longer
 /// side gathers), triangulates each panel, places it in 3D (inserts moved to the seams they
 /// fill, inserts.hpp) and lists the seam vertex pairs.
 /// Throws InputError with every validation error when the pattern cannot be sewn.

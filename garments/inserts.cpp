@@ -1,5 +1,6 @@
 #include "garments/inserts.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
