@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <utility>
 
 #include "garments/geometry2d.hpp"
 
@@ -26,41 +27,43 @@ double panel_area(const Panel& panel) {
   return std::abs(signed_area(loop));
 }
 
-// The panel sewn to `p` when it is sewn to exactly one other panel (stitches within `p`
-// itself, e.g. a dart, do not count), else -1.
-int single_partner(const Pattern& pattern, int p) {
-  std::set<int> partners;
+// The stitches joining a panel to other panels, in stitch order, each as (the panel's side, the
+// other side); stitches within the panel itself (a dart) are left out.
+using Seams = std::vector<std::pair<StitchSide, StitchSide>>;
+
+Seams seams_to_others(const Pattern& pattern, int p) {
+  Seams out;
   for (const Stitch& s : pattern.stitches) {
-    if (s.a.panel == p && s.b.panel != p) partners.insert(s.b.panel);
-    if (s.b.panel == p && s.a.panel != p) partners.insert(s.a.panel);
+    if (s.a.panel == p && s.b.panel != p) out.emplace_back(s.a, s.b);
+    if (s.b.panel == p && s.a.panel != p) out.emplace_back(s.b, s.a);
   }
+  return out;
+}
+
+// The panel the seams lead to when they all lead to one panel, else -1.
+int single_partner(const Seams& seams) {
+  std::set<int> partners;
+  for (const auto& [mine, theirs] : seams) partners.insert(theirs.panel);
   return partners.size() == 1 ? *partners.begin() : -1;
 }
 
-// Whether the edges of `partner` sewn to `p` are one run of consecutive edges of its outline:
-// the two sides of a slit (a godet), one edge (a patch), never edges apart (a jacket's front
-// half sewn to the back at the shoulder and at the side).
-bool fills_one_opening(const Pattern& pattern, int p, int partner) {
-  const int n = static_cast<int>(pattern.panels[partner].edges.size());
+// Whether the partner's edges that the seams lead to are one run of consecutive edges of its
+// outline: the two sides of a slit (a godet), one edge (a patch), never edges apart (a jacket's
+// front half sewn to the back at the shoulder and at the side).
+bool fills_one_opening(const Panel& partner, const Seams& seams) {
+  const int n = static_cast<int>(partner.edges.size());
   std::vector<bool> sewn(n, false);
-  for (const Stitch& s : pattern.stitches) {
-    if (s.a.panel == p && s.b.panel == partner) sewn[s.b.edge] = true;
-    if (s.b.panel == p && s.a.panel == partner) sewn[s.a.edge] = true;
-  }
+  for (const auto& [mine, theirs] : seams) sewn[theirs.edge] = true;
   int runs = 0;
   for (int k = 0; k < n; ++k) runs += sewn[k] && !sewn[(k + n - 1) % n];
   return runs <= 1;
 }
 
-// Mean 3D step from points of panel p's edges to the points they are sewn to on `partner`.
-Vec3 mean_seam_step(const Pattern& pattern, int p, int partner) {
+// Mean 3D step from points of the seams' own edges to the points they are sewn to.
+Vec3 mean_seam_step(const Pattern& pattern, const Seams& seams) {
   Vec3 sum = Vec3::Zero();
   int n = 0;
-  for (const Stitch& s : pattern.stitches) {
-    const bool a_is_p = s.a.panel == p && s.b.panel == partner;
-    if (!a_is_p && !(s.b.panel == p && s.a.panel == partner)) continue;
-    const StitchSide& mine = a_is_p ? s.a : s.b;
-    const StitchSide& theirs = a_is_p ? s.b : s.a;
+  for (const auto& [mine, theirs] : seams) {
     const Panel& P = pattern.panels[mine.panel];
     const Panel& Q = pattern.panels[theirs.panel];
     const auto from = sample_edge(P, P.edges[mine.edge], kSamplesPerEdge);
@@ -78,16 +81,16 @@ Vec3 mean_seam_step(const Pattern& pattern, int p, int partner) {
 std::vector<Vec3> insert_shifts(const Pattern& pattern, std::vector<std::string>& notes) {
   const int count = static_cast<int>(pattern.panels.size());
   std::vector<Vec3> shift(count, Vec3::Zero());
-  std::vector<double> area(count);
-  for (int p = 0; p < count; ++p) area[p] = panel_area(pattern.panels[p]);
   std::vector<int> layers(count, 0);  // inserts seated so far, per panel they fill
   std::string moved;
   double largest = 0;
   for (int p = 0; p < count; ++p) {
-    const int partner = single_partner(pattern, p);
-    if (partner < 0 || !(area[p] < kInsertAreaRatio * area[partner]) || !fills_one_opening(pattern, p, partner))
+    const auto seams = seams_to_others(pattern, p);
+    const int partner = single_partner(seams);
+    if (partner < 0 || !fills_one_opening(pattern.panels[partner], seams) ||
+        !(panel_area(pattern.panels[p]) < kInsertAreaRatio * panel_area(pattern.panels[partner])))
       continue;
-    const Vec3 step = mean_seam_step(pattern, p, partner);
+    const Vec3 step = mean_seam_step(pattern, seams);
     const Vec3 normal = panel_rotation(pattern.panels[p].rotation_deg) * Vec3::UnitZ();
     const Vec3 away = normal.dot(step) > 0 ? Vec3(-normal) : normal;  // off the partner, on the insert's side
     shift[p] = step - normal * normal.dot(step) + away * (kLayerGap * layers[partner]++);
