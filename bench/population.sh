@@ -20,7 +20,8 @@
 #   OUT  output folder (default: a new folder under /tmp)
 # env:   RESOLUTION_CM (default: the drape's default, 1), THREADS (2), JOBS (1),
 #        TIME_LIMIT_S (300), MAX_FRAMES (the drape's default), EVERY (N: every Nth sample
-#        only), TRYON (the program, default build/apps/tryon), SHARED (../shared/data)
+#        only), FIRST (with EVERY: the sample to start from, counted from 0; 0), TRYON (the
+#        program, default build/apps/tryon), SHARED (../shared/data)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_name=${1:-gcd}
@@ -42,9 +43,10 @@ print(json.dumps(o))
 EOF
 )
 
-/usr/bin/python3 - "$set_name" "$shared" "$out/manifest.jsonl" "$options" "${EVERY:-1}" <<'EOF'
+/usr/bin/python3 - "$set_name" "$shared" "$out/manifest.jsonl" "$options" "${EVERY:-1}" "${FIRST:-0}" <<'EOF'
 import csv, json, os, shutil, sys
-set_name, shared, manifest, options, every = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), int(sys.argv[5])
+set_name, shared, manifest, options = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+every, first = int(sys.argv[5]), int(sys.argv[6])
 bodies = os.path.join(shared, "avatars", "garmentcode")
 jobs = []
 def need(path):
@@ -76,7 +78,7 @@ else:
     sys.exit(0)
 with open(manifest, "w") as m:
     for i, j in enumerate(jobs):
-        if i % every == 0:
+        if i % every == first % every:
             j["options"] = options
             m.write(json.dumps(j) + "\n")
 EOF
