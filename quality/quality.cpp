@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <numeric>
+#include <utility>
 
 #include "collision/bvh.hpp"
 #include "collision/geometry.hpp"
@@ -26,6 +28,37 @@ std::vector<double> winding_numbers(ConstRef<Points3> points, ConstRef<Points3> 
   return collision::winding_numbers(points, V, F, Bvh<Aabb>(V, F));
 }
 
+namespace {
+
+// The crossing edges (body_hit, self_hit: per edge, the triangle it meets or -1) grouped by
+// the edge's panel and the panel of the triangle (or the body), most edges first, then by
+// panels, so the order is the same on every run.
+std::vector<Crossing> group_by_panel(const Cloth& cloth, const Segments& edges, const std::vector<int>& body_hit,
+                                     const std::vector<int>& self_hit) {
+  std::map<std::pair<int, int>, Crossing> groups;
+  auto add = [&](std::size_t e, int panel, int other) {
+    const std::pair<int, int> key(other < 0 ? panel : std::min(panel, other), other < 0 ? -1 : std::max(panel, other));
+    Crossing& c = groups[key];
+    c.panel = key.first;
+    c.other = key.second;
+    ++c.edges;
+    c.at += (cloth.V.row(edges(e, 0)) + cloth.V.row(edges(e, 1))).transpose() / 2;
+  };
+  for (std::size_t e = 0; e < body_hit.size(); ++e)
+    if (body_hit[e] >= 0) add(e, cloth.panel_of_vertex[edges(e, 0)], -1);
+  for (std::size_t e = 0; e < self_hit.size(); ++e)
+    if (self_hit[e] >= 0) add(e, cloth.panel_of_vertex[edges(e, 0)], cloth.panel_of_vertex[cloth.F(self_hit[e], 0)]);
+  std::vector<Crossing> out;
+  for (auto& [key, c] : groups) {
+    c.at /= c.edges;
+    out.push_back(c);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Crossing& a, const Crossing& b) { return a.edges > b.edges; });
+  return out;
+}
+
+}  // namespace
+
 Quality check(const Cloth& cloth, const TriMesh& body, const CheckOptions& options) {
   TriMesh cm{cloth.V, cloth.F, {}};
   check_mesh(cm, "cloth");
@@ -39,6 +72,8 @@ Quality check(const Cloth& cloth, const TriMesh& body, const CheckOptions& optio
     for (int k = 0; k < 2; ++k)
       if (cloth.seam_pairs(i, k) < 0 || cloth.seam_pairs(i, k) >= nv)
         throw InputError("cloth: seam pair " + std::to_string(i) + " refers to a missing vertex");
+  if (!cloth.panel_of_vertex.empty() && cloth.panel_of_vertex.size() != static_cast<std::size_t>(nv))
+    throw InputError("cloth: the panel of each vertex does not match the vertices");
 
   Quality q;
   const Segments edges = unique_edges(cloth.F);
@@ -58,9 +93,10 @@ Quality check(const Cloth& cloth, const TriMesh& body, const CheckOptions& optio
   }
   for (int v = 0; v < nv; ++v) root[v] = find(v);
 
-  // Cloth edges that meet a triangle of (V, F) other than those `skip(triangle, edge)` names.
+  // Per cloth edge, the first triangle of (V, F) it meets other than those `skip(triangle,
+  // edge)` names, or -1.
   auto edges_meeting = [&](ConstRef<Points3> V, ConstRef<Triangles> F, const Bvh<Aabb>& bvh, auto&& skip) {
-    std::vector<char> hit(ne, 0);
+    std::vector<int> hit(ne, -1);
     parallel_for(ne, [&](std::size_t e) {
       const Vec3 p = cloth.V.row(edges(e, 0)), r = cloth.V.row(edges(e, 1));
       Aabb box;
@@ -68,17 +104,23 @@ Quality check(const Cloth& cloth, const TriMesh& body, const CheckOptions& optio
       box.extend(r);
       collision::for_each_triangle_near(bvh, box, [&](int f) {
         if (skip(f, e)) return true;
-        hit[e] = collision::segment_triangle_intersect(p, r, V.row(F(f, 0)), V.row(F(f, 1)), V.row(F(f, 2)));
-        return !hit[e];  // the first hit settles the edge
+        if (!collision::segment_triangle_intersect(p, r, V.row(F(f, 0)), V.row(F(f, 1)), V.row(F(f, 2)))) return true;
+        hit[e] = f;
+        return false;  // the first hit settles the edge
       });
     });
-    return static_cast<int>(std::count(hit.begin(), hit.end(), 1));
+    return hit;
   };
+  auto count_hits = [](const std::vector<int>& hit) {
+    return static_cast<int>(std::count_if(hit.begin(), hit.end(), [](int f) { return f >= 0; }));
+  };
+  std::vector<int> body_hit, self_hit;
 
   // Body intersections: cloth edges meeting the body surface.
   if (body.num_triangles() > 0) {
     const Bvh<Aabb> body_bvh(body.V, body.F);
-    q.body_intersections = edges_meeting(body.V, body.F, body_bvh, [](int, std::size_t) { return false; });
+    body_hit = edges_meeting(body.V, body.F, body_bvh, [](int, std::size_t) { return false; });
+    q.body_intersections = count_hits(body_hit);
     const std::vector<double> w = collision::winding_numbers(cloth.V, body.V, body.F, body_bvh);
     q.vertices_inside_body = static_cast<int>(std::count_if(w.begin(), w.end(), [](double x) { return x >= 0.5; }));
   }
@@ -86,7 +128,7 @@ Quality check(const Cloth& cloth, const TriMesh& body, const CheckOptions& optio
   // Self intersections: cloth edges meeting a cloth triangle they share no (sewn) vertex with.
   if (cloth.F.rows() > 0) {
     const Bvh<Aabb> cloth_bvh(cloth.V, cloth.F);
-    q.self_intersections = edges_meeting(cloth.V, cloth.F, cloth_bvh, [&](int f, std::size_t e) {
+    self_hit = edges_meeting(cloth.V, cloth.F, cloth_bvh, [&](int f, std::size_t e) {
       const int a = root[edges(e, 0)], b = root[edges(e, 1)];
       for (int k = 0; k < 3; ++k) {
         const int t = root[cloth.F(f, k)];
@@ -94,7 +136,9 @@ Quality check(const Cloth& cloth, const TriMesh& body, const CheckOptions& optio
       }
       return false;
     });
+    q.self_intersections = count_hits(self_hit);
   }
+  if (!cloth.panel_of_vertex.empty()) q.crossings = group_by_panel(cloth, edges, body_hit, self_hit);
 
   if (cloth.rest.rows() == nv && ne > 0) {
     double smax = -std::numeric_limits<double>::infinity(), ssum = 0;

@@ -3,6 +3,7 @@
 // computed from the meshes alone. It knows nothing of the simulator, so our drapes and
 // peers' drapes are judged by the same code.
 #include <optional>
+#include <vector>
 
 #include "core/trimesh.hpp"
 
@@ -15,6 +16,15 @@ struct Cloth {
   Points2 rest;        ///< |V|×2 flat 2D panel coordinates (metres) for strain, or empty
   Segments seam_pairs; ///< |S|×2 vertex pairs sewn together (their vertices count as one)
   std::optional<Points3> previous;  ///< positions 1/60 s earlier, for moving_fraction
+  std::vector<int> panel_of_vertex; ///< |V| panel indices, for Quality::crossings; or empty
+};
+
+/// Where cloth crosses: the crossing edges of one panel through one other panel or the body.
+struct Crossing {
+  int panel = 0;           ///< the crossing edges' panel
+  int other = -1;          ///< the panel they cross, or -1: the body (panel <= other for two panels)
+  int edges = 0;           ///< how many
+  Vec3 at = Vec3::Zero();  ///< the mean of their midpoints (m)
 };
 
 /// A seam is closed when each of its pairs is closer than this (m).
@@ -28,6 +38,8 @@ struct Quality {
   std::optional<double> strain_max, strain_mean;  ///< edge length / rest length − 1 (needs rest)
   std::optional<double> moving_fraction;  ///< share of vertices moved > 0.3 mm (needs previous)
   std::optional<bool> is_static;          ///< moving_fraction < 1.5 %
+  /// The body and self intersections by panel, most edges first (needs panel_of_vertex).
+  std::vector<Crossing> crossings;
 
   /// Clean: no body or self intersection, no vertex inside, seam gap < 1 mm, static.
   bool clean() const;

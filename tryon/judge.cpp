@@ -2,6 +2,7 @@
 // draped cloth; its verdict, the fit maps and report.json (docs/report.md) make the result.
 #include <cmath>
 
+#include "core/logger.hpp"
 #include "tryon/stages.hpp"
 
 namespace tryon::stages {
@@ -23,11 +24,37 @@ quality::Cloth judged_cloth(const Run& run, const Cloth& c) {
   judged.F = c.garment.F;
   judged.rest = c.garment.rest;
   judged.seam_pairs = c.garment.seam_pairs;
+  judged.panel_of_vertex = c.garment.panel_of_vertex;
   Points3 prev(c.garment.num_vertices(), 3);
   for (int v = 0; v < c.garment.num_vertices(); ++v) prev.row(v) = run.previous.row(m.particle_of_vertex[v]);
   judged.previous = prev;
   if (!judged.V.allFinite()) throw std::runtime_error("the simulation produced non-finite positions");
   return judged;
+}
+
+/// report.json's "crossings": where the garment's cloth crosses the body or itself, by panel,
+/// the kMaxCrossingGroups with the most edges.
+constexpr std::size_t kMaxCrossingGroups = 10;
+json crossings_json(const quality::Quality& q, const std::vector<std::string>& panel_names) {
+  json out = json::array();
+  for (std::size_t i = 0; i < q.crossings.size() && i < kMaxCrossingGroups; ++i) {
+    const quality::Crossing& c = q.crossings[i];
+    out.push_back({{"panels", {panel_names[c.panel], c.other < 0 ? "body" : panel_names[c.other]}},
+                   {"edges", c.edges},
+                   {"at_m", {c.at.x(), c.at.y(), c.at.z()}}});
+  }
+  return out;
+}
+
+/// The three crossing groups with the most edges, in the log.
+void log_crossings(const quality::Quality& q, const std::vector<std::string>& panel_names) {
+  for (std::size_t i = 0; i < q.crossings.size() && i < 3; ++i) {
+    const quality::Crossing& c = q.crossings[i];
+    const std::string where = c.other < 0 ? "of '" + panel_names[c.panel] + "' through the body"
+                                          : "between '" + panel_names[c.panel] + "' and '" + panel_names[c.other] + "'";
+    logger().info("crossing: {} edge{} {}, at ({:.2f}, {:.2f}, {:.2f}) m", c.edges, c.edges > 1 ? "s" : "", where,
+                  c.at.x(), c.at.y(), c.at.z());
+  }
 }
 
 /// Why the drape is not clean (empty: it is), in report.json's words.
@@ -117,6 +144,8 @@ DrapeResult judge(Run& run, Cloth& c, const garments::Pattern& pattern, const av
               {"write", 0.0},
               {"total", since(t_start)}}},
             {"quality", quality_json(result.quality)}};
+  report["crossings"] = crossings_json(result.quality, c.garment.panel_names);
+  log_crossings(result.quality, c.garment.panel_names);
   report["material"] = run.shared.material.name;
   report["avatar_frame"] = body_frame_json(body);
   report["fit_maps"] = {{"strain", range_json(result.fit_maps.strain)},

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cloth/material.hpp"
 #include "gltf_validator.hpp"
@@ -302,6 +303,31 @@ TEST(Drape, DrapeOutOfTimeInItsCoarseStartEndsWithTheCoarseCloth) {
   int v_lines = 0;
   for (std::string line; std::getline(obj, line);) v_lines += line.rfind("v ", 0) == 0;
   EXPECT_EQ(v_lines, vertices);
+  fs::remove_all(out);
+}
+
+TEST(Drape, TheReportNamesThePanelsWhereClothCrosses) {
+  // Without contact the skirt falls into the body: report.json's crossings name each panel and
+  // the body, and add up to the checker's count.
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_crossings_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const auto r = run_tryon("drape " + quoted(skirt()) + " --avatar " + quoted(body()) + " -o " + quoted(out) +
+                           " --resolution-cm 5 --max-frames 40 --no-contact");
+  ASSERT_EQ(r.code, 1) << r.err;
+  const json report = read_json(out / "report.json");
+  ASSERT_GT(report["quality"]["body_intersections"].get<int>(), 0);
+  ASSERT_TRUE(report["crossings"].is_array());
+  int edges = 0;
+  std::set<std::string> panels;
+  for (const json& c : report["crossings"]) {
+    EXPECT_EQ(c["panels"][1], "body");
+    panels.insert(c["panels"][0].get<std::string>());
+    edges += c["edges"].get<int>();
+    EXPECT_EQ(c["at_m"].size(), 3u);
+  }
+  EXPECT_EQ(edges, report["quality"]["body_intersections"].get<int>() + report["quality"]["self_intersections"].get<int>());
+  EXPECT_EQ(panels, (std::set<std::string>{"front", "back"}));
+  EXPECT_NE(r.err.find("crossing: "), std::string::npos) << r.err;  // and in the log
   fs::remove_all(out);
 }
 

@@ -199,3 +199,43 @@ TEST(Quality, MismatchedInputIsAnInputError) {
   c.seam_pairs << 0, 99;
   EXPECT_THROW(check(c, cube()), InputError);
 }
+
+TEST(Quality, CrossingsAreGroupedByThePanelsTheyJoin) {
+  // Panel 0 cuts the cube (through the body); panels 1 and 2, two sheets crossing each other at
+  // right angles above it (through each other).
+  const Cloth a = grid(15, 1.5, 0.5);
+  const Cloth b = grid(5, 1.0, 3.0, 0.0, 0.0);
+  Cloth c = b;
+  for (int v = 0; v < c.V.rows(); ++v) c.V.row(v) << c.V(v, 0), 3.0 + c.V(v, 2) - 0.5 + 1e-3, 0.5 + 1e-3;
+  Cloth all;
+  const int na = static_cast<int>(a.V.rows()), nb = static_cast<int>(b.V.rows());
+  all.V.resize(na + 2 * nb, 3);
+  all.V << a.V, b.V, c.V;
+  all.F.resize(a.F.rows() + 2 * b.F.rows(), 3);
+  all.F << a.F, (b.F.array() + na).matrix(), (c.F.array() + na + nb).matrix();
+  const TriMesh box = cube();
+  EXPECT_TRUE(check(all, box).crossings.empty());  // no panels given: not grouped
+  all.panel_of_vertex.assign(na, 0);
+  all.panel_of_vertex.resize(na + nb, 1);
+  all.panel_of_vertex.resize(na + 2 * nb, 2);
+  const Quality q = check(all, box);
+  ASSERT_EQ(q.crossings.size(), 2u);
+  // Most edges first: the cut through the cube, then the two sheets.
+  EXPECT_EQ(q.crossings[0].panel, 0);
+  EXPECT_EQ(q.crossings[0].other, -1);
+  EXPECT_EQ(q.crossings[0].edges, body_intersections_brute(a, box));
+  EXPECT_EQ(q.crossings[0].edges, q.body_intersections);
+  EXPECT_NEAR(q.crossings[0].at.y(), 0.5, 1e-12);  // every edge in the plane y = 0.5
+  EXPECT_EQ(q.crossings[1].panel, 1);
+  EXPECT_EQ(q.crossings[1].other, 2);
+  EXPECT_EQ(q.crossings[1].edges, q.self_intersections);
+  EXPECT_EQ(q.crossings[1].edges, self_intersections_brute(all) - self_intersections_brute(a));
+  EXPECT_NEAR(q.crossings[1].at.z(), 0.5, 0.13);  // where the sheets meet, z = 0.5, give or take an edge
+  EXPECT_NEAR(q.crossings[1].at.y(), 3.0, 0.13);
+  // Without the body, the body's group is gone and the sheets' stays.
+  const Quality apart = check(all, TriMesh{});
+  ASSERT_EQ(apart.crossings.size(), 1u);
+  EXPECT_EQ(apart.crossings[0].other, 2);
+  all.panel_of_vertex.pop_back();
+  EXPECT_THROW(check(all, box), InputError);
+}
