@@ -54,7 +54,7 @@ int self_intersecting_vertices(const quality::Quality& q) { return 2 * q.self_in
 
 MotionFrameQuality judge_frame(const garments::GarmentMesh& g, const Points3& V, const Points3& previous,
                                const avatars::BodyMotion& motion, int k) {
-  quality::Cloth cloth{V, g.F, g.rest, g.seam_pairs, previous};
+  quality::Cloth cloth{V, g.F, g.rest, g.seam_pairs, previous, {}};  // frames are not grouped by panel
   MotionFrameQuality f;
   f.frame = k;
   f.time_s = k / motion.fps;
