@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
+#include <utility>
 #include <cmath>
 #include <stdexcept>
 
@@ -122,6 +124,51 @@ int Contact::collide_with_part_where_clear(const ClothModel& model, const std::v
   return count;
 }
 
+int Contact::move_out_of_part(ClothModel& model, const std::vector<char>& keep_ignoring) {
+  Impl& m = *impl_;
+  if (m.ignores_part.empty()) return 0;
+  const std::vector<double> w = collision::winding_numbers(model.x, m.body_V, m.body_F, m.body_bvh);
+  const Points3 before = model.x;
+  std::vector<int> moved;
+  for (int i = 0; i < model.num_particles(); ++i) {
+    if (!m.ignores_part[i] || w[i] < 0.5 || (!keep_ignoring.empty() && keep_ignoring[i]) || !movable(model, i))
+      continue;
+    const Vec3 x = model.x.row(i);
+    const collision::ClosestPoint in = collision::closest_point(x, m.body_V, m.body_F, m.body_bvh);
+    if (in.triangle < 0 || !m.part_face[in.triangle]) continue;  // inside, but not in the part
+    const collision::ClosestPoint out = collision::closest_point(x, m.body_V, m.body_F, m.body_bvh, m.part_face);
+    if (out.triangle < 0) continue;
+    model.x.row(i) = (out.point + m.settings.thickness * m.body_normal_at(out.triangle, out.bary)).transpose();
+    moved.push_back(i);
+  }
+  if (moved.empty()) return 0;
+  // A particle moved may fold its cloth through other cloth: such moves are taken back, until
+  // the moves left make no crossing that was not there before.
+  std::set<std::pair<int, int>> crossing_before;
+  for (const auto& h : m.cloth_crossings(before)) crossing_before.emplace(h.edge, h.triangle);
+  for (bool undone = true; undone && !moved.empty();) {
+    std::vector<char> in_new_crossing(model.num_particles(), 0);
+    for (const auto& h : m.cloth_crossings(model.x)) {
+      if (crossing_before.count({h.edge, h.triangle})) continue;
+      in_new_crossing[m.cloth_topo.edges(h.edge, 0)] = in_new_crossing[m.cloth_topo.edges(h.edge, 1)] = 1;
+      for (int k = 0; k < 3; ++k) in_new_crossing[m.cloth_F(h.triangle, k)] = 1;
+    }
+    undone = false;
+    for (auto it = moved.begin(); it != moved.end();)
+      if (in_new_crossing[*it]) {
+        model.x.row(*it) = before.row(*it);
+        it = moved.erase(it);
+        undone = true;
+      } else {
+        ++it;
+      }
+  }
+  for (const int i : moved) model.v.row(i).setZero();
+  m.cloth_bvh.refit(model.x, m.cloth_F);
+  if (!moved.empty()) m.may_have_crossed = true;  // moved without the fail-safe
+  return static_cast<int>(moved.size());
+}
+
 void Contact::set_body_part_ignored(bool on) { impl_->part_ignored = on && !impl_->ignores_part.empty(); }
 
 void Contact::set_self_collision(bool on) { impl_->settings.self_collision = on; }
@@ -212,6 +259,14 @@ void Contact::set_body_growth(double s) {
   m.compute_body_normals();
 }
 
+std::vector<collision::EdgeThroughTriangle> Contact::Impl::cloth_crossings(ConstRef<Points3> x) {
+  cloth_bvh.refit(x, cloth_F);
+  return collision::edges_through_triangles(x, cloth_F, cloth_topo, cloth_bvh, [&](int e, int f) {
+    const int a = cloth_topo.edges(e, 0), b = cloth_topo.edges(e, 1);
+    return across_seam({a, b}, {cloth_F(f, 0), cloth_F(f, 1), cloth_F(f, 2)});  // meets at a seam by design
+  });
+}
+
 double Contact::body_growth() const { return impl_->growth; }
 
 void Contact::begin_frame(const ClothModel& model, double /*time*/) {
@@ -223,12 +278,7 @@ void Contact::begin_frame(const ClothModel& model, double /*time*/) {
   if (!m.settings.self_collision) return;
   if (!m.may_have_crossed && ++m.frames_unsearched < m.settings.crossing_check_interval) return;
   m.frames_unsearched = 0;
-  m.cloth_bvh.refit(model.x, m.cloth_F);
-  const auto crossings = collision::edges_through_triangles(
-      model.x, m.cloth_F, m.cloth_topo, m.cloth_bvh, [&](int e, int f) {
-        const int a = m.cloth_topo.edges(e, 0), b = m.cloth_topo.edges(e, 1);
-        return m.across_seam({a, b}, {m.cloth_F(f, 0), m.cloth_F(f, 1), m.cloth_F(f, 2)});  // meets at a seam by design
-      });
+  const auto crossings = m.cloth_crossings(model.x);
   m.crossings = static_cast<int>(crossings.size());
   for (const auto& h : crossings) {
     m.tangled[m.cloth_topo.edges(h.edge, 0)] = m.tangled[m.cloth_topo.edges(h.edge, 1)] = 1;

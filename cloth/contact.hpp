@@ -165,6 +165,13 @@ class Contact : public ContactStage {
   /// the back of the armhole through the arm).
   /// Particles flagged in `keep_ignoring` (|particles|, or empty) go on ignoring the part.
   int collide_with_part_where_clear(const ClothModel& model, const std::vector<char>& keep_ignoring = {});
+  /// Moves the particles that ignore the body part and are inside it (inside the body, the part
+  /// nearest) to the nearest surface outside the part, `thickness` off it, at rest; a move that
+  /// would leave cloth through cloth where it was not before is taken back. Returns how many
+  /// moved. Particles flagged in `keep_ignoring` (|particles|, or empty) stay. For the torso's
+  /// particles caught in an arm when the drape starts: collide_with_part_where_clear leaves them
+  /// ignoring the arm, and they come to rest through it.
+  int move_out_of_part(ClothModel& model, const std::vector<char>& keep_ignoring = {});
   /// Turns the filter of ignore_body_part on or off (on when set).
   void set_body_part_ignored(bool on);
   /// Turns self-collision on or off (off while sewing: the panels' edges must meet).

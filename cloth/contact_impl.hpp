@@ -15,6 +15,7 @@
 #include "collision/geometry.hpp"
 #include "collision/proximity.hpp"
 #include "collision/surface_queries.hpp"
+#include "collision/untangle.hpp"
 
 namespace tryon::cloth {
 
@@ -184,6 +185,10 @@ struct Contact::Impl {
         if (sewn(a, b)) return true;
     return false;
   }
+
+  // The cloth's edges through its triangles at positions x (the cloth's tree refitted to x),
+  // but those that meet at a seam by design.
+  std::vector<collision::EdgeThroughTriangle> cloth_crossings(ConstRef<Points3> x);
 
   // Whether both sides of a cloth pair, particles `p` and particles `q`, are in a self
   // intersection (see begin_frame): near its contour, where the sheets have crossed, the

@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "collision/geometry.hpp"
 #include "core/parallel.hpp"
@@ -100,6 +101,13 @@ std::vector<double> winding_numbers(ConstRef<Points3> points, ConstRef<Points3> 
 }
 
 ClosestPoint closest_point(const Vec3& p, ConstRef<Points3> V, ConstRef<Triangles> F, const Bvh<Aabb>& bvh) {
+  return closest_point(p, V, F, bvh, {});
+}
+
+ClosestPoint closest_point(const Vec3& p, ConstRef<Points3> V, ConstRef<Triangles> F, const Bvh<Aabb>& bvh,
+                           const std::vector<char>& skip) {
+  if (!skip.empty() && skip.size() != static_cast<std::size_t>(F.rows()))
+    throw std::invalid_argument("closest_point: one skip flag per triangle");
   ClosestPoint best;
   best.distance = std::numeric_limits<double>::infinity();
   if (bvh.empty()) return best;
@@ -119,6 +127,7 @@ ClosestPoint closest_point(const Vec3& p, ConstRef<Points3> V, ConstRef<Triangle
     if (n.is_leaf()) {
       for (int k = n.begin; k < n.end; ++k) {
         const int f = prims[k];
+        if (!skip.empty() && skip[f]) continue;
         Vec3 bary;
         const Vec3 q = closest_point_triangle(p, V.row(F(f, 0)), V.row(F(f, 1)), V.row(F(f, 2)), &bary);
         const double q2 = (q - p).squaredNorm();

@@ -23,6 +23,9 @@ struct ClosestPoint {
   double distance = 0;
 };
 ClosestPoint closest_point(const Vec3& p, ConstRef<Points3> V, ConstRef<Triangles> F, const Bvh<Aabb>& bvh);
+/// The same over the triangles not flagged in `skip` (|F| flags); `triangle` is -1 when all are.
+ClosestPoint closest_point(const Vec3& p, ConstRef<Points3> V, ConstRef<Triangles> F, const Bvh<Aabb>& bvh,
+                           const std::vector<char>& skip);
 
 /// The first triangle a ray o + t·d (t in (t_min, t_max]) meets, by the Möller–Trumbore test
 /// [Möller & Trumbore 1997] over the tree; either facing counts. `triangle` is -1 when none.

@@ -173,10 +173,21 @@ void build_contact(Run& run, Cloth& c, const avatars::Avatar& body) {
   if (c.pushed > 0) logger().info("{} cloth vertices started inside or against the body and were pushed out", c.pushed);
   // Started from a sewn drape: as after the sewing, the particles clear of the arms collide
   // with them.
-  if (c.coarse_used && !c.roles.below_armpits) {
-    const int clear = c.contact->collide_with_part_where_clear(c.model, c.roles.keeps_ignoring_arms);
-    logger().info("contact: {} particles clear of the arms collide with them", clear);
-  }
+  if (c.coarse_used) collide_with_arms_where_clear(c);
+}
+
+void collide_with_arms_where_clear(Cloth& c) {
+  if (c.roles.below_armpits) return;
+  const int clear = c.contact->collide_with_part_where_clear(c.model, c.roles.keeps_ignoring_arms);
+  logger().info("contact: {} particles clear of the arms collide with them from now on", clear);
+}
+
+void move_out_of_arms(Cloth& c) {
+  if (c.roles.below_armpits || !c.contact) return;
+  const int moved = c.contact->move_out_of_part(c.model, c.roles.keeps_ignoring_arms);
+  if (moved == 0) return;
+  logger().info("contact: {} particles inside the arms moved out of them", moved);
+  collide_with_arms_where_clear(c);
 }
 
 garments::GarmentMesh mesh_garment(const garments::Pattern& pattern, const avatars::Avatar& body,

@@ -34,6 +34,7 @@ void settle(Run& run, Cloth& c) {
   // Seam pairs the sewing left open a few millimetres apart close when the drape brings them
   // within the stitching distance of the sewing's end.
   c.contact->set_seam_close_distance(kStitchShutDistance);
+  if (run.o.contact) move_out_of_arms(c);
   cloth::Simulator sim(std::move(c.model), c.settings);
   if (run.o.contact) sim.set_contact(c.contact.get());
   if (!run.cancel) {

@@ -272,10 +272,7 @@ void end_sewing(Run& run, Cloth& c, const garments::Pattern& pattern, const char
   // The torso panels of a top ignored the arms while they were sewn; sewn, they fell through
   // the arms as they draped (the dress on makehuman_female at 3 cm: 6 cloth edges through the
   // arm at the back of the armhole, 2 vertices inside; 0 and 0 when they collide again).
-  if (!c.roles.below_armpits) {
-    const int clear = contact.collide_with_part_where_clear(c.model, c.roles.keeps_ignoring_arms);
-    logger().info("contact: {} particles clear of the arms collide with them from now on", clear);
-  }
+  collide_with_arms_where_clear(c);
   contact.set_self_collision(run.o.self_collision);
   contact.set_friction(run.shared.material.friction);
   contact.set_strain_limit_sweeps(c.contact_settings.strain_limit_sweeps);

@@ -140,6 +140,16 @@ Cloth place(Run& run, garments::GarmentMesh garment, const avatars::Avatar& body
 /// The body contact of a placed cloth (place() builds it; sew() again when it sews a second time).
 void build_contact(Run& run, Cloth& cloth, const avatars::Avatar& body);
 
+/// The torso's particles that ignored the arms while the seams closed and are clear of them now
+/// collide with them from now on (after the sewing, or at the start from a sewn coarse drape;
+/// cloth::Contact::collide_with_part_where_clear). Nothing for a garment below the armpits.
+void collide_with_arms_where_clear(Cloth& cloth);
+/// The torso's particles still inside an arm move out of it, to the nearest surface of the rest
+/// of the body, where that folds no cloth through cloth (cloth::Contact::move_out_of_part); if
+/// any did, those clear of the arms collide with them. Before the drape: caught in the arm, they
+/// would go on ignoring it and rest through it.
+void move_out_of_arms(Cloth& cloth);
+
 /// A sewing spring pulls with stiffness × gap, and the last pairs of a tight seam stop where that
 /// pull meets the tension of the cloth stretched around the body: 4-7 mm apart at the armpit end
 /// of a fitted top's side seams (GarmentCodeData at 3 cm). A sewing that ends with pairs open

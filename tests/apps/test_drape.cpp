@@ -273,6 +273,18 @@ TEST(Drape, GodetsLaidOutBesideTheSkirtAreSeatedAtTheirSlitsAndDrapeClean) {
   EXPECT_NE(log.find("moved in their planes"), std::string::npos) << log;
 }
 
+TEST(Drape, TorsoClothCaughtInAnArmMovesOutOfItBeforeTheDrape) {
+  // A GarmentCodeData sleeveless blouse on a waistband: sewn with its torso ignoring the arms,
+  // its loose sides end inside the upper arms at the armpits. Caught there, they would go on
+  // ignoring the arms and rest through them; moved out to the torso's side before the drape,
+  // they collide with the arms and the drape is clean.
+  const char* sample = "patterns/garmentcodedata/rand_AIQ0Z2UC8J_specification.json";
+  TRYON_REQUIRE_SHARED(sample);
+  TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
+  const std::string log = expect_sewn_and_clean(sample, json::array({"torso_first"}), "armpit");
+  EXPECT_NE(log.find("particles inside the arms moved out of them"), std::string::npos) << log;
+}
+
 TEST(Drape, DrapeOutOfTimeInItsCoarseStartEndsWithTheCoarseCloth) {
   // Out of time within the first frame of the 3 cm drape: the result is that drape where it
   // stopped (the coarse mesh, written and reported), not a fine mesh meshed and started after

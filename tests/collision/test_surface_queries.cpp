@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <stdexcept>
 
 #include "collision/geometry.hpp"
 #include "collision/surface_queries.hpp"
@@ -29,6 +31,38 @@ TEST(SurfaceQueries, ClosestPointMatchesBruteForceOnTheSampleBody) {
     EXPECT_NEAR((c.point - p).norm(), c.distance, 1e-12);
     EXPECT_NEAR(c.bary.sum(), 1.0, 1e-12);
   }
+}
+
+TEST(SurfaceQueries, ClosestPointOverTheTrianglesNotSkippedMatchesBruteForce) {
+  // The body's triangles with a vertex right of x = 0.15 m (an arm) skipped: points in and
+  // around the arm get the closest point of the rest of the body.
+  const TriMesh body = read_mesh(test::assets() / "bodies/mean_all.obj");
+  const Bvh<Aabb> bvh(body.V, body.F);
+  std::vector<char> skip(body.num_triangles(), 0);
+  for (int f = 0; f < body.num_triangles(); ++f)
+    for (int k = 0; k < 3; ++k) skip[f] |= body.V(body.F(f, k), 0) > 0.15;
+  ASSERT_GT(std::count(skip.begin(), skip.end(), 1), 100);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> ux(0.1, 0.6), uy(0.9, 1.5), uz(-0.2, 0.2);
+  for (int i = 0; i < 40; ++i) {
+    const Vec3 p(ux(rng), uy(rng), uz(rng));
+    const ClosestPoint c = closest_point(p, body.V, body.F, bvh, skip);
+    double best = std::numeric_limits<double>::infinity();
+    for (int f = 0; f < body.num_triangles(); ++f) {
+      if (skip[f]) continue;
+      Vec3 bary;
+      const Vec3 q = closest_point_triangle(p, body.V.row(body.F(f, 0)), body.V.row(body.F(f, 1)),
+                                            body.V.row(body.F(f, 2)), &bary);
+      best = std::min(best, (q - p).norm());
+    }
+    ASSERT_GE(c.triangle, 0);
+    EXPECT_FALSE(skip[c.triangle]);
+    EXPECT_NEAR(c.distance, best, 1e-12);
+    EXPECT_NEAR((c.point - p).norm(), c.distance, 1e-12);
+  }
+  EXPECT_EQ(closest_point(Vec3(0.3, 1.2, 0), body.V, body.F, bvh, std::vector<char>(body.num_triangles(), 1)).triangle,
+            -1);
+  EXPECT_THROW(closest_point(Vec3::Zero(), body.V, body.F, bvh, std::vector<char>(3, 0)), std::invalid_argument);
 }
 
 TEST(SurfaceQueries, TrianglesNearABoxMatchBruteForce) {
