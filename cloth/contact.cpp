@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <set>
-#include <utility>
 #include <cmath>
+#include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "cloth/contact_impl.hpp"
 #include "cloth/strain_limit.hpp"

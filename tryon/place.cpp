@@ -183,7 +183,7 @@ void collide_with_arms_where_clear(Cloth& c) {
 }
 
 void move_out_of_arms(Cloth& c) {
-  if (c.roles.below_armpits || !c.contact) return;
+  if (c.roles.below_armpits) return;
   const int moved = c.contact->move_out_of_part(c.model, c.roles.keeps_ignoring_arms);
   if (moved == 0) return;
   logger().info("contact: {} particles inside the arms moved out of them", moved);
