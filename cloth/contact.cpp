@@ -148,11 +148,8 @@ int Contact::move_out_of_part(ClothModel& model, const std::vector<char>& keep_i
   for (const auto& h : m.cloth_crossings(before)) crossing_before.emplace(h.edge, h.triangle);
   for (bool undone = true; undone && !moved.empty();) {
     std::vector<char> in_new_crossing(model.num_particles(), 0);
-    for (const auto& h : m.cloth_crossings(model.x)) {
-      if (crossing_before.count({h.edge, h.triangle})) continue;
-      in_new_crossing[m.cloth_topo.edges(h.edge, 0)] = in_new_crossing[m.cloth_topo.edges(h.edge, 1)] = 1;
-      for (int k = 0; k < 3; ++k) in_new_crossing[m.cloth_F(h.triangle, k)] = 1;
-    }
+    for (const auto& h : m.cloth_crossings(model.x))
+      if (!crossing_before.count({h.edge, h.triangle})) m.flag_particles(h, in_new_crossing);
     undone = false;
     for (auto it = moved.begin(); it != moved.end();)
       if (in_new_crossing[*it]) {
@@ -280,10 +277,7 @@ void Contact::begin_frame(const ClothModel& model, double /*time*/) {
   m.frames_unsearched = 0;
   const auto crossings = m.cloth_crossings(model.x);
   m.crossings = static_cast<int>(crossings.size());
-  for (const auto& h : crossings) {
-    m.tangled[m.cloth_topo.edges(h.edge, 0)] = m.tangled[m.cloth_topo.edges(h.edge, 1)] = 1;
-    for (int k = 0; k < 3; ++k) m.tangled[m.cloth_F(h.triangle, k)] = 1;
-  }
+  for (const auto& h : crossings) m.flag_particles(h, m.tangled);
   m.untangle = collision::untangling_directions(model.num_particles(), m.cloth_F, m.cloth_topo, crossings);
   if (m.settings.untangle_regions) {
     // Cloth cut off by a contour lies through the other sheet: all of it moves back through

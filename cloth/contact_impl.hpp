@@ -189,6 +189,11 @@ struct Contact::Impl {
   // The cloth's edges through its triangles at positions x (the cloth's tree refitted to x),
   // but those that meet at a seam by design.
   std::vector<collision::EdgeThroughTriangle> cloth_crossings(ConstRef<Points3> x);
+  // Flags the particles of a crossing: its edge's two ends and its triangle's three corners.
+  void flag_particles(const collision::EdgeThroughTriangle& h, std::vector<char>& flags) const {
+    flags[cloth_topo.edges(h.edge, 0)] = flags[cloth_topo.edges(h.edge, 1)] = 1;
+    for (int k = 0; k < 3; ++k) flags[cloth_F(h.triangle, k)] = 1;
+  }
 
   // Whether both sides of a cloth pair, particles `p` and particles `q`, are in a self
   // intersection (see begin_frame): near its contour, where the sheets have crossed, the
