@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/logger.hpp"
+#include "tryon/held_still.hpp"
 #include "tryon/stages.hpp"
 
 namespace tryon::stages {
@@ -147,7 +148,8 @@ void log_open_seams(const Cloth& c, const garments::Pattern& pattern) {
 /// (less than the contact thickness, so the cloth it reaches is still outside and is pushed out
 /// with it). In stages (sewing_stages()): stage k starts once the stages before it are closed,
 /// or at the latest when 1 - 1/2^k of the closing budget is spent (half, three quarters).
-/// With `give_up_frame` > 0, a sewing that has not closed every pair by that frame ends there.
+/// With `give_up_frame` > 0, a sewing that has not closed every pair by that frame ends there,
+/// or before, once held still (HeldStill): where one was, it stayed so to the end of its budget.
 /// A sewing that ends with pairs open stitches shut those closer than kStitchShutDistance.
 cloth::RunResult run_sewing(Run& run, Cloth& c, SewingOrder order, int give_up_frame = 0) {
   cloth::Contact& contact = *c.contact;
@@ -159,6 +161,7 @@ cloth::RunResult run_sewing(Run& run, Cloth& c, SewingOrder order, int give_up_f
   const int grow_frames = c.inset > 0 ? static_cast<int>(std::ceil(1.0 / growth_step)) : 0;
   bool growing = c.inset <= 0;
   SewingStages stages(c.seam_particles, sewing_stages(c, order), c.first_sewing_spring, sim.model());
+  HeldStill held_still(contact.closed_seam_pairs());
   const double sew_distance = c.contact_settings.sew_distance;
   const cloth::RunResult result = sim.run(close_frames + grow_frames, [&](const cloth::FrameReport& f) {
     if (stages.waiting() && (stages.started_closed(sim.model().x, sew_distance) ||
@@ -168,7 +171,11 @@ cloth::RunResult run_sewing(Run& run, Cloth& c, SewingOrder order, int give_up_f
     }
     run.on_frame(f, "sewing", sim.model().x);
     const bool all_closed = contact.closed_seam_pairs() == contact.num_seam_pairs();
-    if (run.cancel || (give_up_frame > 0 && f.frame >= give_up_frame && !all_closed)) sewn = true;
+    const bool held = held_still.frame(contact.held_back(), contact.closed_seam_pairs());
+    if (held && give_up_frame > 0 && !all_closed)
+      logger().info("sewing: the fail-safe held the cloth back for {} frames, no seam pair closing; this sewing gives up "
+                    "at frame {}", HeldStill::kFrames, f.frame);
+    if (run.cancel || (give_up_frame > 0 && (f.frame >= give_up_frame || held) && !all_closed)) sewn = true;
     if (!growing && (all_closed || f.frame >= close_frames)) growing = true;
     if (growing && c.inset > 0) contact.set_body_growth(contact.body_growth() + growth_step);
     if (growing && contact.body_growth() >= 1 && (all_closed || f.frame >= close_frames + grow_frames)) sewn = true;

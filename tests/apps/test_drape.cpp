@@ -260,6 +260,32 @@ TEST(Drape, PanelsSewnThroughEachOtherAreSewnAgainWithSelfCollision) {
   expect_sewn_and_clean(sample, json::array({"torso_first", "torso_first_self_collision"}), "sew_self");
 }
 
+TEST(Drape, ASewingWithSelfCollisionHeldStillGivesUpBeforeItsBudget) {
+  // A GarmentCodeData top with a collar: sewn without self-collision, it is tangled at the
+  // collar; sewn again with self-collision, the fail-safe holds the cloth still early on, and
+  // that sewing gives up then (tryon/held_still.hpp) instead of at half again the first
+  // sewing's frames; the first sewing is kept.
+  const char* sample = "patterns/garmentcodedata/rand_PXWDW17OSN_specification.json";
+  TRYON_REQUIRE_SHARED(sample);
+  TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
+  const fs::path avatar = tryon::test::shared_data_path("avatars/garmentcode/mean_all.obj");
+  const fs::path out = fs::temp_directory_path() / ("tryon_drape_held_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const auto r = run_tryon("drape " + quoted(tryon::test::shared_data_path(sample)) + " --avatar " + quoted(avatar) +
+                           " -o " + quoted(out) + " --resolution-cm 3 --threads 1");
+  EXPECT_NE(r.code, 2) << r.err;
+  const json sewing = read_json(out / "report.json")["run"]["sewing"];
+  EXPECT_EQ(sewing["orders_tried"], json::array({"torso_first", "torso_first_self_collision"}));
+  EXPECT_EQ(sewing["order_kept"], "torso_first");
+  const std::string marker = "this sewing gives up at frame ";
+  const std::size_t at = r.err.find(marker);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const int gave_up = std::stoi(r.err.substr(at + marker.size()));
+  const int first = sewing["frames"].get<int>();  // the kept sewing's, the first
+  EXPECT_LT(gave_up, first + first / 2) << r.err;
+  fs::remove_all(out);
+}
+
 TEST(Drape, GodetsLaidOutBesideTheSkirtAreSeatedAtTheirSlitsAndDrapeClean) {
   // A GarmentCodeData godet skirt: its eight godets laid out in a row 5 cm in front of and
   // behind the skirt, up to half a metre to the side of the slits they fill. Dragged there by
