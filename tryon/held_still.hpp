@@ -1,8 +1,8 @@
 #pragma once
 // Whether a sewing is held still: sewn with self-collision, a cloth can come to a state where
 // in every step some cloth would pass through cloth and the fail-safe sends it back where it
-// was, step after step. Nothing in the sewing changes then but the fail-safe's count, and it
-// stays so until its budget runs out.
+// was, step after step. Nothing in the sewing changes then but the fail-safe's count; on the
+// GarmentCodeData samples, such a sewing stayed so to the end of its budget (docs/population.md).
 
 namespace tryon::stages {
 
