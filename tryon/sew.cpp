@@ -170,12 +170,14 @@ cloth::RunResult run_sewing(Run& run, Cloth& c, SewingOrder order, int give_up_f
       stages.release(sim.model());
     }
     run.on_frame(f, "sewing", sim.model().x);
-    const bool all_closed = contact.closed_seam_pairs() == contact.num_seam_pairs();
-    const bool held = held_still.frame(contact.held_back(), contact.closed_seam_pairs());
-    if (held && give_up_frame > 0 && !all_closed)
+    const int closed = contact.closed_seam_pairs();
+    const bool all_closed = closed == contact.num_seam_pairs();
+    const bool may_give_up = give_up_frame > 0 && !all_closed;
+    const bool held = held_still.frame(contact.held_back(), closed);
+    if (may_give_up && held)
       logger().info("sewing: the fail-safe held the cloth back for {} frames, no seam pair closing; this sewing gives up "
                     "at frame {}", HeldStill::kFrames, f.frame);
-    if (run.cancel || (give_up_frame > 0 && (f.frame >= give_up_frame || held) && !all_closed)) sewn = true;
+    if (run.cancel || (may_give_up && (f.frame >= give_up_frame || held))) sewn = true;
     if (!growing && (all_closed || f.frame >= close_frames)) growing = true;
     if (growing && c.inset > 0) contact.set_body_growth(contact.body_growth() + growth_step);
     if (growing && contact.body_growth() >= 1 && (all_closed || f.frame >= close_frames + grow_frames)) sewn = true;
