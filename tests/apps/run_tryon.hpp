@@ -17,6 +17,12 @@ struct CommandResult {
   std::string out, err;
 };
 
+/// The whole of a file, byte for byte (empty when it cannot be read).
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
 inline CommandResult run_tryon(const std::string& args) {
   const std::filesystem::path err_file =
       std::filesystem::temp_directory_path() / ("tryon_stderr_" + std::to_string(::getpid()));
@@ -26,8 +32,7 @@ inline CommandResult run_tryon(const std::string& args) {
   if (!sh.started) return r;
   r.out = sh.out;
   r.code = WIFEXITED(sh.status) ? WEXITSTATUS(sh.status) : -1;
-  std::ifstream e(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
+  r.err = read_file(err_file);
   std::filesystem::remove(err_file);
   return r;
 }

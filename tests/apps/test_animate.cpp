@@ -54,8 +54,7 @@ json read_json(const fs::path& p) {
 
 // The JSON chunk of a GLB [glTF 2.0, 4.4].
 json glb_json(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  const std::string bytes = tryon::test::read_file(p);
   std::uint32_t len = 0;
   std::memcpy(&len, bytes.data() + 12, 4);
   return json::parse(bytes.substr(20, len));

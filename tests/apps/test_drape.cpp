@@ -5,7 +5,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -562,8 +561,7 @@ TEST(Drape, TheSameDrapeOnOneThreadAndOnTwo) {
     const auto r = run_tryon("drape " + quoted(tryon::test::shared_data_path(sample)) + " --avatar " + quoted(avatar) +
                              " -o " + quoted(out) + " --resolution-cm 3 --threads " + std::to_string(threads));
     ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
-    std::ifstream in(out / "garment.obj", std::ios::binary);
-    garment[threads - 1].assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    garment[threads - 1] = tryon::test::read_file(out / "garment.obj");
     if (threads == 1) first_log = r.err;
   }
   // The case this test is for: the sewing left crossings for the untangling to undo.

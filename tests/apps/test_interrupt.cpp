@@ -12,7 +12,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -24,6 +23,7 @@
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 using tryon::test::quoted;
+using tryon::test::read_file;
 using tryon::test::run_tryon;
 using Clock = std::chrono::steady_clock;
 
@@ -37,11 +37,6 @@ fs::path scratch(const std::string& name) {
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), {}};
 }
 
 json read_json(const fs::path& p) {
@@ -104,15 +99,15 @@ void interrupt_drape(int sig, int expected_code, const char* name) {
                           err);
   ASSERT_GT(pid, 0);
   // The progress line names the frame once the simulation runs.
-  const bool simulating = wait_until([&] { return read_text(err).find("frame") != std::string::npos; }, 120);
-  EXPECT_TRUE(simulating) << read_text(err);
+  const bool simulating = wait_until([&] { return read_file(err).find("frame") != std::string::npos; }, 120);
+  EXPECT_TRUE(simulating) << read_file(err);
   const auto t_signal = Clock::now();
   ::kill(pid, sig);
   const int status = wait_for(pid, 60);
   const double stop_s = std::chrono::duration<double>(Clock::now() - t_signal).count();
   ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   EXPECT_EQ(WEXITSTATUS(status), expected_code);
-  const std::string log = read_text(err);
+  const std::string log = read_file(err);
   EXPECT_NE(log.find(std::string("interrupted by ") + name), std::string::npos) << log;
   EXPECT_NE(log.find("nothing written"), std::string::npos) << log;
   EXPECT_TRUE(files_under(out).empty()) << ::testing::PrintToString(files_under(out));
@@ -163,7 +158,7 @@ TEST(Interrupt, BatchInterruptedDuringARealDrapeIsCompletedByResume) {
   const bool simulating = wait_until(
       [&] {
         const fs::path log = out / "first" / ".log.txt.partial";
-        return fs::exists(log) && read_text(log).find("frame") != std::string::npos;
+        return fs::exists(log) && read_file(log).find("frame") != std::string::npos;
       },
       120);
   EXPECT_TRUE(simulating);
@@ -211,13 +206,13 @@ TEST(Interrupt, SigintDuringAMotionWritesTheFramesFollowed) {
                            "--resolution-cm", "3", "--threads", "1"},
                           err);
   ASSERT_GT(pid, 0);
-  const bool following = wait_until([&] { return read_text(err).find("motion, frame") != std::string::npos; }, 120);
-  EXPECT_TRUE(following) << read_text(err);
+  const bool following = wait_until([&] { return read_file(err).find("motion, frame") != std::string::npos; }, 120);
+  EXPECT_TRUE(following) << read_file(err);
   ::kill(pid, SIGINT);
   const int status = wait_for(pid, 60);
   ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  EXPECT_EQ(WEXITSTATUS(status), 130) << read_text(err);
-  ASSERT_TRUE(fs::exists(out / "report.json")) << read_text(err);
+  EXPECT_EQ(WEXITSTATUS(status), 130) << read_file(err);
+  ASSERT_TRUE(fs::exists(out / "report.json")) << read_file(err);
   EXPECT_TRUE(fs::exists(out / "garment.glb"));
   const json report = read_json(out / "report.json");
   EXPECT_EQ(report["motion"]["status"], "cancelled");
