@@ -162,8 +162,10 @@ constexpr double kStitchShutDistance = 8e-3;
 void sew(Run& run, Cloth& cloth, const garments::Pattern& pattern, const avatars::Avatar& body);
 /// untangle: cloth the sewing left through cloth moves back until no crossing is left.
 void untangle(Run& run, Cloth& cloth);
-/// sew again: a cloth sewn shut but still through itself is sewn again with self-collision,
-/// from where it was placed, and the sewing that leaves fewer crossings is kept.
+/// sew again: a cloth still through itself, or a top and skirt with seams open, is sewn again
+/// from where it was placed with the waist joins last; a cloth sewn shut but still through
+/// itself, with self-collision. A sewing again is kept when it leaves fewer seam pairs open, or
+/// as few and fewer crossings.
 void sew_again_untangled(Run& run, Cloth& cloth, const garments::Pattern& pattern, const avatars::Avatar& body);
 /// drape: gravity, body and self contact, until at rest or out of frames.
 void settle(Run& run, Cloth& cloth);
