@@ -113,6 +113,12 @@ struct SewingOrder {
   }
 };
 
+/// Whether seam pair `i` sews a sleeve into its armhole: one particle in a sleeve, the other not
+/// (sleeves collide with the arms).
+bool armhole_pair(const Cloth& c, Eigen::Index i) {
+  return c.roles.ignores_arms[c.seam_particles(i, 0)] != c.roles.ignores_arms[c.seam_particles(i, 1)];
+}
+
 /// Whether seam pair `i` joins the top to what is below it (a waistband, a skirt, trousers):
 /// one particle upper torso, the other neither upper torso nor in a sleeve, and lower at `x`.
 bool waist_join(const Cloth& c, ConstRef<Points3> x, Eigen::Index i) {
@@ -128,8 +134,7 @@ std::vector<int> sewing_stages(const Cloth& c, ConstRef<Points3> x, SewingOrder 
   for (Eigen::Index i = 0; i < c.seam_particles.rows(); ++i) {
     const int a = c.seam_particles(i, 0), b = c.seam_particles(i, 1);
     const bool upper = c.roles.upper_torso[a] && c.roles.upper_torso[b];
-    const bool armhole = c.roles.ignores_arms[a] != c.roles.ignores_arms[b];  // sleeves collide with the arms
-    const bool last = (armhole && order.sleeves_first) || (order.waist_last && waist_join(c, x, i));
+    const bool last = (order.sleeves_first && armhole_pair(c, i)) || (order.waist_last && waist_join(c, x, i));
     stage[i] = upper ? 0 : last ? 2 : 1;
   }
   return stage;
@@ -138,7 +143,7 @@ std::vector<int> sewing_stages(const Cloth& c, ConstRef<Points3> x, SewingOrder 
 /// Whether sewing the sleeves first is a different order: the garment has armholes.
 bool has_armholes(const Cloth& c) {
   for (Eigen::Index i = 0; i < c.seam_particles.rows(); ++i)
-    if (c.roles.ignores_arms[c.seam_particles(i, 0)] != c.roles.ignores_arms[c.seam_particles(i, 1)]) return true;
+    if (armhole_pair(c, i)) return true;
   return false;
 }
 
@@ -294,11 +299,12 @@ void resew_sleeves_first(Run& run, Cloth& c, const cloth::ClothModel& placed, co
   const int closed = c.contact->closed_seam_pairs();
   logger().info("sewing: {} of {} seam pairs closed; sewn again, the sleeves before the armholes", closed,
                 c.contact->num_seam_pairs());
-  SewingAside torso_first = sew_again_from(run, c, placed, body, {true, false}, false);
+  const SewingOrder sleeves_first{true, false};
+  SewingAside torso_first = sew_again_from(run, c, placed, body, sleeves_first, false);
   const bool kept = c.contact->closed_seam_pairs() > closed;
   logger().info("sewing: the sleeves first closed {} pairs; {}", c.contact->closed_seam_pairs(),
                 kept ? "kept" : "the torso-first sewing is kept");
-  keep_or_bring_back(run, c, torso_first, "sleeves_first", kept);
+  keep_or_bring_back(run, c, torso_first, sleeves_first.name(), kept);
 }
 
 /// After a sewing: its figures recorded and logged, and the contact set for what follows.
@@ -325,8 +331,9 @@ void sew(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Av
   if (c.merged || c.seam_particles.rows() == 0) return;
   contact_for_sewing(*c.contact);
   c.placed = c.model;  // for a sewing done again
-  c.sewing_run = run_sewing(run, c, {});
-  c.sewing = {{"torso_first"}, "torso_first"};
+  const SewingOrder torso_first;
+  c.sewing_run = run_sewing(run, c, torso_first);
+  c.sewing = {{torso_first.name()}, torso_first.name()};
   if (has_armholes(c) && c.contact->closed_seam_pairs() < c.contact->num_seam_pairs() && !run.cancel)
     resew_sleeves_first(run, c, *c.placed, body);
   end_sewing(run, c, pattern, "sewing");
@@ -394,8 +401,9 @@ void sew_again_and_compare(Run& run, Cloth& c, const garments::Pattern& pattern,
   SewingAside before = sew_again_from(run, c, std::move(placed), body, order, self_collision, give_up_frame);
   end_sewing(run, c, pattern, self_collision ? "sewing with self-collision" : "sewing, the waist last");
   const int open_now = open_pairs(c);
-  if (open_now <= open) untangle(run, c);
-  const int left = open_now <= open ? c.contact->crossings() : -1;
+  const bool may_be_kept = open_now <= open;  // then its crossings decide
+  if (may_be_kept) untangle(run, c);
+  const int left = may_be_kept ? c.contact->crossings() : -1;
   const bool kept = open_now < open || (open_now == open && left < crossings);
   logger().info("sewing: {} {}; {}", what,
                 open_now == 0 ? fmt::format("{} cloth edges through cloth left", left)
