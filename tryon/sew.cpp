@@ -339,12 +339,24 @@ void sew(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Av
   end_sewing(run, c, pattern, "sewing");
 }
 
+namespace {
+
+/// Brings back the cloth as it was at the frame of the untangling that left the fewest crossings.
+void keep_fewest_crossings(Cloth& c, Points3 x, int fewest, int frame) {
+  c.model.x = std::move(x);
+  c.contact->begin_frame(c.model, 0.0);
+  logger().info("untangling: the cloth of frame {} kept, {} cloth edges through cloth", frame, fewest);
+}
+
+}  // namespace
+
 // The sewing ran without self-collision, and panel edges on their way to their partners can
 // pass through other cloth (the shirt spec on makehuman_female at 2.98 cm: the sleeve's
 // underarm seam through the torso's side seam at both armpits, 39 edges through triangles).
 // Cloth in a crossing moves along its direction of untangling, here without gravity and with a
 // longer stride than in the drape, until no crossing is left or the budget is spent; with none,
-// the drape starts at once.
+// the drape starts at once. Where the moves stall, they can add crossings (cloth pushed back
+// through one sheet into another), so the cloth of the frame with the fewest is kept.
 void untangle(Run& run, Cloth& c) {
   if (!run.o.self_collision || !run.o.contact || run.cancel) return;
   cloth::Contact& contact = *c.contact;
@@ -358,6 +370,7 @@ void untangle(Run& run, Cloth& c) {
   sim.set_contact(&contact);
   std::atomic<bool> undone{false};
   int fewest = found, fewest_frame = 0;
+  Points3 fewest_x = sim.model().x;
   const int budget = std::max(1, std::min(kUntangleFrames, run.o.max_frames - run.frames_done - 1));
   c.untangle_run = sim.run(
       budget,
@@ -368,6 +381,7 @@ void untangle(Run& run, Cloth& c) {
         if (contact.crossings() < fewest) {
           fewest = contact.crossings();
           fewest_frame = f.frame;
+          fewest_x = sim.model().x;
         }
         if (contact.crossings() == 0 || f.frame - fewest_frame >= kUntangleStall || run.cancel) undone = true;
       },
@@ -380,6 +394,7 @@ void untangle(Run& run, Cloth& c) {
   contact.set_untangle_step(c.contact_settings.untangle_step);
   logger().info("untangling: {} cloth edges through cloth after sewing, {} after {} frames", found,
                 contact.crossings(), c.untangle_run.frames);
+  if (contact.crossings() > fewest) keep_fewest_crossings(c, std::move(fewest_x), fewest, fewest_frame);
 }
 
 namespace {
