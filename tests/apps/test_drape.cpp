@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 
 #include "cloth/material.hpp"
@@ -258,6 +259,29 @@ TEST(Drape, PanelsSewnThroughEachOtherAreSewnAgainWithSelfCollision) {
   TRYON_REQUIRE_SHARED(sample);
   TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
   expect_sewn_and_clean(sample, json::array({"torso_first", "torso_first_self_collision"}), "sew_self");
+}
+
+TEST(Drape, TheUntanglingKeepsItsFrameWithTheFewestCrossings) {
+  // A GarmentCodeData skirt sewn through itself: its untangling reaches its fewest crossings
+  // early, then, stalled, its moves add some. The cloth of the frame with the fewest is kept,
+  // and the sewing again with self-collision is judged against that count.
+  const char* sample = "patterns/garmentcodedata/rand_SY4HMVFNBT_specification.json";
+  TRYON_REQUIRE_SHARED(sample);
+  TRYON_REQUIRE_SHARED("avatars/garmentcode/mean_all.obj");
+  const std::string log =
+      expect_sewn_and_clean(sample, json::array({"torso_first", "torso_first_self_collision"}), "fewest");
+  std::smatch ended, kept, judged;
+  ASSERT_TRUE(std::regex_search(log, ended, std::regex(R"(untangling: \d+ cloth edges through cloth after sewing, (\d+) after (\d+) frames)")))
+      << log;
+  const std::string after = ended.suffix();
+  ASSERT_TRUE(std::regex_search(after, kept, std::regex(R"(untangling: the cloth of frame (\d+) kept, (\d+) cloth edges)")))
+      << log;
+  EXPECT_EQ(kept.position(0), after.find("untangling")) << "the frame is kept right after the untangling ends\n" << log;
+  EXPECT_LT(std::stoi(kept[1]), std::stoi(ended[2]));
+  EXPECT_LT(std::stoi(kept[2]), std::stoi(ended[1]));
+  ASSERT_TRUE(std::regex_search(log, judged, std::regex(R"(sewing: (\d+) cloth edges through cloth left; sewn again)")))
+      << log;
+  EXPECT_EQ(judged[1], kept[2]);
 }
 
 TEST(Drape, ATopGatheredOntoItsWaistbandIsSewnAgainWithTheWaistLast) {
