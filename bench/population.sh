@@ -16,9 +16,11 @@
 #                   mean_all, the TA-pose trousers on mean_all_apart
 #        bodies     the bundled skirt, shirt and hoody (made for mean_all) on the sample
 #                   bodies of ../shared/data/avatars/garmentcode/samples
-#        FILE       any `tryon batch` manifest (JSON Lines or CSV)
+#        FILE       a `tryon batch` manifest in JSON Lines, each job with its own options
+#                   but for THREADS, RESOLUTION_CM and MAX_FRAMES when set
 #   OUT  output folder (default: a new folder under /tmp)
-# env:   RESOLUTION_CM (default: the drape's default, 1), THREADS (2), JOBS (1),
+# env:   RESOLUTION_CM (default: the drape's default, 1; a FILE's: its jobs' own), THREADS
+#        (2; a FILE's: its jobs' own), JOBS (1),
 #        TIME_LIMIT_S (300), MAX_FRAMES (the drape's default), EVERY (N: every Nth sample
 #        only), FIRST (with EVERY: the sample to start from, counted from 0; 0), TRYON (the
 #        program, default build/apps/tryon), SHARED (../shared/data)
@@ -33,10 +35,12 @@ mkdir -p "$out"
 tryon=$(realpath "$tryon")
 shared=$(realpath -m "$shared")
 
-# The drape options every job gets, as JSON.
-options=$(/usr/bin/python3 - <<EOF
-import json, os
-o = {"threads": int(os.environ.get("THREADS", "2"))}
+# The drape options every job gets, as JSON; a FILE's jobs keep their own, but for those set
+# in the environment.
+options=$(/usr/bin/python3 - "$set_name" <<EOF
+import json, os, sys
+o = {} if sys.argv[1] not in ("gcd", "templates", "bodies") else {"threads": 2}
+if os.environ.get("THREADS"): o["threads"] = int(os.environ["THREADS"])
 if os.environ.get("RESOLUTION_CM"): o["resolution_cm"] = float(os.environ["RESOLUTION_CM"])
 if os.environ.get("MAX_FRAMES"): o["max_frames"] = int(os.environ["MAX_FRAMES"])
 print(json.dumps(o))
@@ -44,7 +48,7 @@ EOF
 )
 
 /usr/bin/python3 - "$set_name" "$shared" "$out/manifest.jsonl" "$options" "${EVERY:-1}" "${FIRST:-0}" <<'EOF'
-import csv, json, os, shutil, sys
+import csv, json, os, sys
 set_name, shared, manifest, options = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 every, first = int(sys.argv[5]), int(sys.argv[6])
 bodies = os.path.join(shared, "avatars", "garmentcode")
@@ -74,16 +78,30 @@ elif set_name == "bodies":
                          "pattern": os.path.abspath(os.path.join("assets", "patterns", garment)),
                          "avatar": os.path.join(samples, b)})
 else:
-    shutil.copyfile(need(set_name), manifest)
-    sys.exit(0)
+    # Its jobs, their paths made absolute (the manifest's folder is their base, and the copy
+    # is in OUT).
+    text = open(need(set_name)).read()
+    if not text.lstrip().startswith("{"):  # CSV: its options are JSON in a cell
+        sys.exit(f"population: {set_name} is not JSON Lines (run a CSV manifest with tryon batch)")
+    base = os.path.dirname(os.path.abspath(set_name))
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip(): continue
+        try:
+            j = json.loads(line)
+        except json.JSONDecodeError as e:
+            sys.exit(f"population: {set_name}, line {number}: not JSON ({e})")
+        for key, owner in (("pattern", j), ("avatar", j), ("seam_file", j.get("options", {}))):
+            if key in owner: owner[key] = os.path.join(base, owner[key])
+        jobs.append(j)
 with open(manifest, "w") as m:
     for i, j in enumerate(jobs):
         if i % every == first % every:
-            j["options"] = options
+            j["options"] = {**j.get("options", {}), **options}
             m.write(json.dumps(j) + "\n")
 EOF
 
-echo "population: $(wc -l < "$out/manifest.jsonl") jobs, options $options, time limit ${TIME_LIMIT_S:-300} s, $out" >&2
+case "$set_name" in gcd|templates|bodies) given="options $options" ;; *) given="options of $set_name, with $options" ;; esac
+echo "population: $(wc -l < "$out/manifest.jsonl") jobs, $given, time limit ${TIME_LIMIT_S:-300} s, $out" >&2
 code=0
 "$tryon" batch "$out/manifest.jsonl" -o "$out/jobs" --jobs "${JOBS:-1}" --time-limit "${TIME_LIMIT_S:-300}" --quiet || code=$?
 [ "$code" -le 1 ] || { echo "population: tryon batch failed (exit $code)" >&2; exit "$code"; }
