@@ -325,6 +325,13 @@ void end_sewing(Run& run, Cloth& c, const garments::Pattern& pattern, const char
   contact.set_strain_limit_sweeps(c.contact_settings.strain_limit_sweeps);
 }
 
+/// Brings back the cloth as it was at the frame of the untangling that left the fewest crossings.
+void keep_fewest_crossings(Cloth& c, Points3 x, int fewest, int frame) {
+  c.model.x = std::move(x);
+  c.contact->begin_frame(c.model, 0.0);
+  logger().info("untangling: the cloth of frame {} kept, {} cloth edges through cloth", frame, fewest);
+}
+
 }  // namespace
 
 void sew(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Avatar& body) {
@@ -338,17 +345,6 @@ void sew(Run& run, Cloth& c, const garments::Pattern& pattern, const avatars::Av
     resew_sleeves_first(run, c, *c.placed, body);
   end_sewing(run, c, pattern, "sewing");
 }
-
-namespace {
-
-/// Brings back the cloth as it was at the frame of the untangling that left the fewest crossings.
-void keep_fewest_crossings(Cloth& c, Points3 x, int fewest, int frame) {
-  c.model.x = std::move(x);
-  c.contact->begin_frame(c.model, 0.0);
-  logger().info("untangling: the cloth of frame {} kept, {} cloth edges through cloth", frame, fewest);
-}
-
-}  // namespace
 
 // The sewing ran without self-collision, and panel edges on their way to their partners can
 // pass through other cloth (the shirt spec on makehuman_female at 2.98 cm: the sleeve's
