@@ -35,11 +35,13 @@ mkdir -p "$out"
 tryon=$(realpath "$tryon")
 shared=$(realpath -m "$shared")
 
+case "$set_name" in gcd|templates|bodies) from_file=0 ;; *) from_file=1 ;; esac
+
 # The drape options every job gets, as JSON; a FILE's jobs keep their own, but for those set
 # in the environment.
-options=$(/usr/bin/python3 - "$set_name" <<EOF
+options=$(/usr/bin/python3 - "$from_file" <<EOF
 import json, os, sys
-o = {} if sys.argv[1] not in ("gcd", "templates", "bodies") else {"threads": 2}
+o = {} if sys.argv[1] == "1" else {"threads": 2}
 if os.environ.get("THREADS"): o["threads"] = int(os.environ["THREADS"])
 if os.environ.get("RESOLUTION_CM"): o["resolution_cm"] = float(os.environ["RESOLUTION_CM"])
 if os.environ.get("MAX_FRAMES"): o["max_frames"] = int(os.environ["MAX_FRAMES"])
@@ -100,7 +102,7 @@ with open(manifest, "w") as m:
             m.write(json.dumps(j) + "\n")
 EOF
 
-case "$set_name" in gcd|templates|bodies) given="options $options" ;; *) given="options of $set_name, with $options" ;; esac
+given="options $options"; [ "$from_file" = 0 ] || given="options of $set_name, with $options"
 echo "population: $(wc -l < "$out/manifest.jsonl") jobs, $given, time limit ${TIME_LIMIT_S:-300} s, $out" >&2
 code=0
 "$tryon" batch "$out/manifest.jsonl" -o "$out/jobs" --jobs "${JOBS:-1}" --time-limit "${TIME_LIMIT_S:-300}" --quiet || code=$?
